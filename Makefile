@@ -4,7 +4,7 @@ GO ?= go
 BIN := bin/kvserver
 # Packages with goroutines or shared state, run again under the race detector (which also
 # selects alloc's Go-heap backend: the detector cannot see memory outside the Go heap).
-RACE_PKGS := ./alloc/... ./sds/... ./object/... ./keyspace/... ./querybuf/... ./server/...
+RACE_PKGS := ./alloc/... ./sds/... ./object/... ./keyspace/... ./querybuf/... ./resp/... ./glob/... ./config/... ./server/...
 
 .PHONY: all deps build run test test-unit test-race test-invariants vet bench clean
 

@@ -307,6 +307,14 @@ func (p *Parser) BigArgTail() []byte {
 	return p.big[p.bulkGot:]
 }
 
+// BigArgSize is the size of the buffer of the big argument in progress (its length + 2), or 0.
+func (p *Parser) BigArgSize() int {
+	if p.err != nil {
+		return 0
+	}
+	return len(p.big)
+}
+
 // BigArgAdvance reports n bytes written at the start of BigArgTail. Once the tail is full the
 // argument is complete (its last two bytes skipped unchecked, as Redis does), and so is the
 // command if it was its last argument. An error means n does not fit the tail: a caller bug.

@@ -1,0 +1,688 @@
+#!/usr/bin/env bash
+# bench/run.sh — kvserver beside redis-server, measured in one run (`make bench`, issue 5).
+#
+# Builds kvserver and the helpers under bench/, starts kvserver and redis-server on free loopback
+# ports (persistence off, --maxclients 20000) and runs every measurement against both in
+# alternation — kvserver, Redis, kvserver, Redis … — for ROUNDS rounds, because this machine is
+# shared and noisy: only medians of the rounds and kvserver/Redis ratios of those medians from
+# the same run are reported. Servers are restarted wherever state would leak between rounds.
+# Prints a Markdown table and writes it, with the machine, versions and commands, to
+# BENCHMARKS.md, and the bytes-per-key chart to bench/bytes-per-key.svg.
+#
+#   1  throughput: redis-benchmark SET and GET at -P 1 and -P 16, PING_MBULK (every GET hits)
+#   2  bytes per key: 1,000,000 SETs of 18-byte keys and 85-byte values via redis-cli --pipe
+#   3  RSS per connection: idle after a PING, and holding part of a large SET
+#   4  GET latency against key count, open loop (bench/loadgen)
+#   5  bytes per key against value size, drawn by bench/chart
+#
+# Environment (defaults in parentheses; QUICK=1 lowers the counts for a ~2-minute smoke test):
+#   ROUNDS (5)            rounds per measurement; figures that count need at least 5
+#   ONLY ("1 2 3 4 5")    which measurements to run
+#   KVSERVER (build it)   run this binary as the kvserver side, e.g. /usr/bin/redis-server to
+#                         check the script itself
+#   OUT (BENCHMARKS.md)   report path; CHART (bench/bytes-per-key.svg) chart path
+#   KEEP=1                keep the work directory (server logs, raw results) in /tmp
+# and the counts below (TP_N1, TP_N16, MEM_KEYS, IDLE_CONNS, LAT_RATE, …).
+set -euo pipefail
+
+# How the run was asked for, before the defaults below fill the variables in.
+RUN_LINE="$(for v in QUICK ROUNDS ONLY KVSERVER; do [ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"; done)bench/run.sh"
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+GO=${GO:-go}
+QUICK=${QUICK:-0}
+if [ "$QUICK" = 1 ]; then
+  : "${ROUNDS:=2}" "${TP_N1:=20000}" "${TP_N16:=200000}" "${MEM_KEYS:=200000}"
+  : "${IDLE_CONNS:=2000}" "${PARTIAL_CONNS:=200}" "${CONN_SETTLE:=2}"
+  : "${LAT_BIG:=200000}" "${LAT_SECS:=3}" "${LAT_SETTLE:=1}" "${CHART_KEYS:=20000}" "${CHART_STEP:=64}"
+fi
+ROUNDS=${ROUNDS:-5}
+ONLY=${ONLY:-1 2 3 4 5}
+TP_N1=${TP_N1:-300000}          # requests per redis-benchmark run at -P 1 (a few seconds each)
+TP_N16=${TP_N16:-2000000}       # … and at -P 16
+TP_KEYS=1000000                 # redis-benchmark -r: keys key:000000000000 … key:000000999999
+MEM_KEYS=${MEM_KEYS:-1000000}   # item 2: keys of 18 bytes (key: + 14 digits), 85-byte values
+IDLE_CONNS=${IDLE_CONNS:-10000}
+PARTIAL_CONNS=${PARTIAL_CONNS:-1000}
+PARTIAL_VALUE=100000            # the SET's value size …
+PARTIAL_SENT=5000               # … of which each connection sends this many bytes of command
+CONN_SETTLE=${CONN_SETTLE:-5}   # seconds after the last client spoke before RSS is read
+LAT_RATE=${LAT_RATE:-20000}     # GETs per second, open loop: well below either server's limit
+LAT_CONNS=${LAT_CONNS:-8}
+LAT_SECS=${LAT_SECS:-10}        # per run, of which the first second is warmup
+LAT_SMALL=${LAT_SMALL:-1000}
+LAT_BIG=${LAT_BIG:-10000000}
+LAT_SETTLE=${LAT_SETTLE:-5}     # seconds after loading, for Redis's incremental rehash to finish
+CHART_KEYS=${CHART_KEYS:-200000}
+CHART_STEP=${CHART_STEP:-8}     # value sizes 8, 8+step, … 512; keys of 16 bytes
+VALUE=85                        # value size of items 1, 2 and 4
+OUT=${OUT:-$ROOT/BENCHMARKS.md}
+CHART=${CHART:-$ROOT/bench/bytes-per-key.svg}
+TICKS=$(getconf CLK_TCK)
+
+WORK=$(mktemp -d /tmp/kvbench.XXXXXX)
+RESULTS=$WORK/results.tsv       # metric, side, round, value
+COMMANDS=$WORK/commands         # every command template run, deduplicated in the report
+FAILURES=$WORK/failures
+: >"$RESULTS"; : >"$COMMANDS"; : >"$FAILURES"
+
+SIDES=(kv redis)
+declare -A NAME=([kv]=kvserver [redis]=Redis) BIN PID PORT
+declare -A LIVE=()              # pids of the servers this shell started and has not stopped
+ATTEMPT=                        # pid of the running attempt's subshell
+STARTED=$(date +%s)
+ABORTED=1
+
+exec 3>&2 # progress goes to fd 3, so that capturing an attempt's stderr keeps only its errors
+say() { printf '[%s] %s\n' "$(date +%T)" "$*" >&3; }
+note_cmd() { printf '%s\n' "$*" >>"$COMMANDS"; }
+
+# ---- servers ---------------------------------------------------------------------------------
+
+# free_port prints a loopback port nobody listens on, below Linux's ephemeral range (32768+)
+# so that client sockets cannot take it.
+free_port() {
+  local p
+  for _ in $(seq 100); do
+    p=$((20000 + RANDOM % 12000))
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "$p"; return 0; fi
+  done
+  echo "no free port found" >&2; return 1
+}
+
+# alive reports whether pid runs (a zombie does not).
+alive() {
+  local state
+  state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1) || return 1
+  [ -n "$state" ] && [ "$state" != Z ]
+}
+
+# start_server starts side's server on a free port and waits for PONG, setting PID and PORT.
+# It checks every step itself so that callers may test it with if.
+start_server() {
+  local side=$1 port log pid
+  for _ in 1 2 3; do # a port taken between the check and the bind: try another
+    port=$(free_port) || return 1
+    log=$WORK/$side-$port.log
+    (cd "$WORK" && exec "${BIN[$side]}" --port "$port" --bind 127.0.0.1 --maxclients 20000 \
+      --save "" --appendonly no) >"$log" 2>&1 </dev/null 3>&- &
+    pid=$!
+    LIVE[$pid]=1
+    PID[$side]=$pid PORT[$side]=$port
+    for _ in $(seq 500); do
+      [ "$(timeout 10 redis-cli -p "$port" PING 2>/dev/null)" = PONG ] && return 0
+      alive "$pid" || break
+      sleep 0.02
+    done
+    stop_server "$side"
+    echo "${NAME[$side]} did not start on port $port (log: $log)" >&2
+    tail -n 5 "$log" >&2 || true
+    grep -qi "in use" "$log" || return 1
+  done
+  return 1
+}
+
+# stop_pid stops a server: SIGTERM, then SIGKILL after 10 s.
+stop_pid() {
+  local pid=$1
+  kill -TERM "$pid" 2>/dev/null || true
+  for _ in $(seq 200); do alive "$pid" || break; sleep 0.05; done
+  kill -KILL "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  unset "LIVE[$pid]"
+}
+
+stop_server() {
+  local pid=${PID[$1]:-}
+  [ -n "$pid" ] && stop_pid "$pid"
+  PID[$1]=
+}
+
+stop_servers() {
+  local pid
+  for pid in "${!LIVE[@]}"; do stop_pid "$pid"; done
+}
+
+cleanup() {
+  local rc=$?
+  if [ -n "$ATTEMPT" ]; then
+    pkill -TERM -P "$ATTEMPT" 2>/dev/null || true # the attempt's children, by parent pid
+    kill -TERM "$ATTEMPT" 2>/dev/null || true
+    wait "$ATTEMPT" 2>/dev/null || true
+  fi
+  stop_servers
+  if [ "$ABORTED" = 1 ] || [ "${KEEP:-0}" = 1 ]; then
+    say "work directory kept: $WORK (server logs, results.tsv)"
+  else
+    rm -rf "$WORK"
+  fi
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# attempt runs "$@" in a subshell with set -e in force (an if would switch it off) and notes a
+# failure instead of stopping the run; servers the subshell starts are stopped when it ends.
+attempt() {
+  local what=$1 err=$WORK/attempt.err
+  shift
+  (
+    LIVE=()
+    trap stop_servers EXIT
+    trap 'exit 143' TERM
+    "$@"
+  ) 2>"$err" &
+  ATTEMPT=$!
+  if wait "$ATTEMPT"; then
+    ATTEMPT=
+    cat "$err" >&2
+    return 0
+  fi
+  ATTEMPT=
+  cat "$err" >&2
+  failed "$what" "$err"
+}
+
+# failed notes a failed measurement, with the last line of the error file if one is given.
+failed() {
+  local why=
+  [ -z "${2:-}" ] || why=$(grep -v '^[[:space:]]*$' "$2" | tail -n 1 || true)
+  printf '%s%s\n' "$1" "${why:+: $why}" >>"$FAILURES"
+  say "FAILED: $1${why:+: $why}"
+}
+
+# ---- probes --------------------------------------------------------------------------------
+
+# cpu_ticks prints pid's user+system CPU time in clock ticks (/proc/PID/stat fields 14 and 15,
+# counted after the parenthesised command name, which may hold spaces).
+cpu_ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'; }
+
+# rss prints pid's resident set size in bytes.
+rss() { awk '/^VmRSS:/ { print $2 * 1024 }' "/proc/$1/status"; }
+
+# info_field prints a field of INFO <section>, failing when the server has no such field.
+info_field() {
+  local v
+  v=$(timeout 30 redis-cli -p "$1" INFO "$2" | tr -d '\r' | awk -F: -v f="$3" '$1 == f { print $2 }')
+  [ -n "$v" ] || { echo "INFO $2 has no $3" >&2; return 1; }
+  echo "$v"
+}
+
+# record appends one figure: metric, side, round, value.
+record() {
+  [[ $4 =~ ^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$ ]] || { echo "$1: not a number: '$4'" >&2; return 1; }
+  printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$RESULTS"
+}
+
+# load_keys SETs n keys of prefix key: and width digits with value-byte values through
+# redis-cli --pipe; the command is listed with the value size as shown (default: value). It
+# checks every step itself so that callers may test it with if.
+load_keys() {
+  local side=$1 n=$2 width=$3 value=$4 shown=${5:-$4} out
+  note_cmd "$HELPERS/respgen -n $n -prefix key: -width $width -value $shown | redis-cli -p \$PORT --pipe"
+  out=$("$HELPERS/respgen" -n "$n" -prefix key: -width "$width" -value "$value" |
+    timeout 900 redis-cli -p "${PORT[$side]}" --pipe 2>&1) || { echo "$out" >&2; return 1; }
+  grep -q "errors: 0, replies: $n\$" <<<"$out" || { echo "$out" >&2; return 1; }
+}
+
+# ---- measurements ----------------------------------------------------------------------------
+
+TP_TESTS=("set 1 $TP_N1" "get 1 $TP_N1" "set 16 $TP_N16" "get 16 $TP_N16" "ping_mbulk 1 $TP_N1")
+
+# throughput_one runs one redis-benchmark test against a running server and records ops/s, ops
+# per server CPU-second and p50/p99.
+throughput_one() {
+  local side=$1 test=$2 p=$3 n=$4 r=$5 t0 t1 csv rps p50 p99 cpu id
+  t0=$(cpu_ticks "${PID[$side]}")
+  csv=$(timeout 600 redis-benchmark -p "${PORT[$side]}" -c 50 -d "$VALUE" -r "$TP_KEYS" -n "$n" \
+    -P "$p" -t "$test" --csv | grep -i "^\"$test\"" | tr -d '"')
+  t1=$(cpu_ticks "${PID[$side]}")
+  # test, rps, avg, min, p50, p95, p99, max (milliseconds)
+  IFS=, read -r _ rps _ _ p50 _ p99 _ <<<"$csv"
+  cpu=$(awk -v n="$n" -v t="$TICKS" -v d="$((t1 - t0))" 'BEGIN { if (d <= 0) exit 1; printf "%.0f", n * t / d }')
+  id=tp_${test}_P$p
+  record "${id}_ops" "$side" "$r" "$rps"
+  record "${id}_cpu" "$side" "$r" "$cpu"
+  record "${id}_p50" "$side" "$r" "$p50"
+  record "${id}_p99" "$side" "$r" "$p99"
+  say "  ${test^^} -P $p ${NAME[$side]}: $rps ops/s, $cpu ops/CPU-s, p50 $p50 ms, p99 $p99 ms"
+}
+
+# start_loaded starts both servers and loads n keys (key:%012d) with 85-byte values into each;
+# a side that fails is left stopped and noted.
+start_loaded() {
+  local side
+  for side in "${SIDES[@]}"; do start_loaded_one "$side" "$1"; done
+}
+
+start_loaded_one() {
+  local side=$1 n=$2
+  if ! { start_server "$side" && load_keys "$side" "$n" 12 "$VALUE"; } 2>"$WORK/start.err"; then
+    cat "$WORK/start.err" >&2
+    failed "${NAME[$side]}: start and load $n keys" "$WORK/start.err"
+    stop_server "$side"
+  fi
+}
+
+# revive restarts and reloads with n keys a long-running server that has exited, noting it; it
+# fails when the side has no server.
+revive() {
+  local side=$1
+  if [ -n "${PID[$side]:-}" ] && ! alive "${PID[$side]}"; then
+    failed "${NAME[$side]} exited (log: $WORK/$side-${PORT[$side]}.log); restarted and reloaded"
+    stop_server "$side"
+    start_loaded_one "$side" "$2"
+  fi
+  [ -n "${PID[$side]:-}" ]
+}
+
+measure_throughput() {
+  say "1. throughput: redis-benchmark, $TP_KEYS keys preloaded"
+  start_loaded "$TP_KEYS"
+  local r t side test p n
+  for t in "${TP_TESTS[@]}"; do
+    read -r test p n <<<"$t"
+    note_cmd "redis-benchmark -p \$PORT -c 50 -d $VALUE -r $TP_KEYS -n $n -P $p -t $test --csv"
+  done
+  for r in $(seq "$ROUNDS"); do
+    say "round $r/$ROUNDS"
+    for t in "${TP_TESTS[@]}"; do
+      read -r test p n <<<"$t"
+      for side in "${SIDES[@]}"; do
+        revive "$side" "$TP_KEYS" || continue
+        attempt "throughput ${test^^} -P $p, ${NAME[$side]}, round $r" throughput_one "$side" "$test" "$p" "$n" "$r"
+      done
+    done
+  done
+  for side in "${SIDES[@]}"; do # every GET should have hit
+    [ -n "${PID[$side]:-}" ] || continue
+    local misses
+    misses=$(info_field "${PORT[$side]}" stats keyspace_misses 2>/dev/null) || continue
+    [ "$misses" = 0 ] || failed "${NAME[$side]}: $misses GETs missed in the throughput runs"
+  done
+  stop_server kv
+  stop_server redis
+}
+
+# memory_round starts a fresh server, loads n keys and records the used_memory_dataset,
+# used_memory and RSS deltas per key under the given metric prefix; it waits settle seconds
+# before each reading.
+memory_round() {
+  local side=$1 n=$2 width=$3 value=$4 prefix=$5 r=$6 settle=$7 shown=${8:-$4}
+  local port pid d0 u0 r0 d1 u1 r1 d u m
+  start_server "$side"
+  port=${PORT[$side]} pid=${PID[$side]}
+  sleep "$settle"
+  d0=$(info_field "$port" memory used_memory_dataset)
+  u0=$(info_field "$port" memory used_memory)
+  r0=$(rss "$pid")
+  load_keys "$side" "$n" "$width" "$value" "$shown"
+  sleep "$settle"
+  d1=$(info_field "$port" memory used_memory_dataset)
+  u1=$(info_field "$port" memory used_memory)
+  r1=$(rss "$pid")
+  stop_server "$side"
+  d=$(per_key "$d0" "$d1" "$n")
+  u=$(per_key "$u0" "$u1" "$n")
+  m=$(per_key "$r0" "$r1" "$n")
+  record "${prefix}_dataset" "$side" "$r" "$d"
+  record "${prefix}_used" "$side" "$r" "$u"
+  record "${prefix}_rss" "$side" "$r" "$m"
+  [ "$prefix" != mem ] || say "  ${NAME[$side]}: $d dataset, $u used_memory, $m RSS bytes/key"
+}
+
+# per_key prints (after - before) / n with one decimal.
+per_key() { awk -v a="$1" -v b="$2" -v n="$3" 'BEGIN { printf "%.1f", (b - a) / n }'; }
+
+measure_memory() {
+  say "2. bytes per key: $MEM_KEYS keys of 18 bytes, $VALUE-byte values"
+  note_cmd "redis-cli -p \$PORT INFO memory   # used_memory, used_memory_dataset before and after; VmRSS from /proc/PID/status"
+  local r side
+  for r in $(seq "$ROUNDS"); do
+    say "round $r/$ROUNDS"
+    for side in "${SIDES[@]}"; do
+      attempt "bytes per key, ${NAME[$side]}, round $r" memory_round "$side" "$MEM_KEYS" 14 "$VALUE" mem "$r" 1
+    done
+  done
+}
+
+# conns_round starts a fresh server and records the RSS per connection that bench/conns reports.
+conns_round() {
+  local side=$1 mode=$2 n=$3 r=$4 out per
+  start_server "$side"
+  sleep 0.5
+  out=$(timeout 600 "$HELPERS/conns" -addr "127.0.0.1:${PORT[$side]}" -pid "${PID[$side]}" -n "$n" -mode "$mode" \
+    -value "$PARTIAL_VALUE" -sent "$PARTIAL_SENT" -settle "${CONN_SETTLE}s")
+  stop_server "$side"
+  per=$(sed -n 's/.*per_conn_bytes=\([-0-9.]*\).*/\1/p' <<<"$out")
+  record "conn_$mode" "$side" "$r" "$per"
+  say "  ${NAME[$side]}, $n connections ($mode): $per bytes each"
+}
+
+measure_conns() {
+  say "3. RSS per connection"
+  note_cmd "$HELPERS/conns -addr 127.0.0.1:\$PORT -pid \$PID -n $IDLE_CONNS -mode ping -settle ${CONN_SETTLE}s"
+  note_cmd "$HELPERS/conns -addr 127.0.0.1:\$PORT -pid \$PID -n $PARTIAL_CONNS -mode partial -value $PARTIAL_VALUE -sent $PARTIAL_SENT -settle ${CONN_SETTLE}s"
+  local r side
+  for r in $(seq "$ROUNDS"); do
+    say "round $r/$ROUNDS"
+    for side in "${SIDES[@]}"; do
+      attempt "RSS per idle connection, ${NAME[$side]}, round $r" conns_round "$side" ping "$IDLE_CONNS" "$r"
+    done
+    for side in "${SIDES[@]}"; do
+      attempt "RSS per partial-SET connection, ${NAME[$side]}, round $r" conns_round "$side" partial "$PARTIAL_CONNS" "$r"
+    done
+  done
+}
+
+# latency_one runs bench/loadgen against a running server and records p50, p99 and p99.9.
+latency_one() {
+  local side=$1 keys=$2 size=$3 r=$4 out v q
+  out=$(timeout $((LAT_SECS + 60)) "$HELPERS/loadgen" -addr "127.0.0.1:${PORT[$side]}" -keys "$keys" -rate "$LAT_RATE" \
+    -conns "$LAT_CONNS" -duration "${LAT_SECS}s" -warmup 1s)
+  for q in p50 p99 p999 sendlag_p99; do
+    v=$(sed -n "s/.* ${q}_us=\([0-9.]*\).*/\1/p" <<<"$out")
+    record "lat_${size}_$q" "$side" "$r" "$v"
+  done
+  say "  ${NAME[$side]}: $out"
+}
+
+measure_latency() {
+  local size keys r side
+  note_cmd "$HELPERS/loadgen -addr 127.0.0.1:\$PORT -keys \$KEYS -rate $LAT_RATE -conns $LAT_CONNS -duration ${LAT_SECS}s -warmup 1s"
+  for size in small big; do
+    [ "$size" = small ] && keys=$LAT_SMALL || keys=$LAT_BIG
+    say "4. GET latency, open loop at $LAT_RATE/s, $keys keys loaded"
+    start_loaded "$keys"
+    sleep "$LAT_SETTLE"
+    for r in $(seq "$ROUNDS"); do
+      say "round $r/$ROUNDS"
+      for side in "${SIDES[@]}"; do
+        revive "$side" "$keys" || continue
+        attempt "GET latency with $keys keys, ${NAME[$side]}, round $r" latency_one "$side" "$keys" "$size" "$r"
+      done
+    done
+    stop_server kv
+    stop_server redis
+  done
+}
+
+measure_chart() {
+  say "5. bytes per key against value size: $CHART_KEYS keys of 16 bytes per size"
+  local r size side
+  for r in $(seq "$ROUNDS"); do
+    say "round $r/$ROUNDS"
+    for size in $(seq 8 "$CHART_STEP" 512); do
+      for side in "${SIDES[@]}"; do
+        attempt "bytes per key with $size-byte values, ${NAME[$side]}, round $r" \
+          memory_round "$side" "$CHART_KEYS" 12 "$size" "chart_$size" "$r" 0.1 '$SIZE'
+      done
+    done
+  done
+}
+
+# ---- report --------------------------------------------------------------------------------
+
+# median prints the median of a metric's rounds for a side, or nothing.
+median() {
+  awk -F'\t' -v m="$1" -v s="$2" '$1 == m && $2 == s { print $4 }' "$RESULTS" | sort -g |
+    awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
+}
+
+# fmt_num formats a number: int (with thousands separators), or f1/f2/f3 decimals.
+fmt_num() {
+  [ -n "$2" ] || { echo "—"; return; }
+  awk -v f="$1" -v x="$2" 'BEGIN {
+    if (f != "int") { printf "%." substr(f, 2) "f\n", x; exit }
+    s = sprintf("%.0f", x < 0 ? -x : x); out = ""
+    while (length(s) > 3) { out = "," substr(s, length(s) - 2) out; s = substr(s, 1, length(s) - 3) }
+    print (x < 0 ? "-" : "") s out }'
+}
+
+ratio() {
+  [ -n "$1" ] && [ -n "$2" ] || { echo "—"; return; }
+  awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "—"; else printf "%.2f\n", a / b }'
+}
+
+commas() { fmt_num int "$1"; }
+
+# The table's rows: metric id, format, label.
+ROWS=()
+row() { ROWS+=("$1|$2|$3"); }
+define_rows() {
+  local t test p n up
+  for t in "${TP_TESTS[@]}"; do
+    read -r test p n <<<"$t"
+    up=${test^^}
+    row "tp_${test}_P${p}_ops" int "$up -P $p: ops/s"
+    row "tp_${test}_P${p}_cpu" int "$up -P $p: ops per server CPU-second"
+    row "tp_${test}_P${p}_p50" f3 "$up -P $p: p50 latency, ms"
+    row "tp_${test}_P${p}_p99" f3 "$up -P $p: p99 latency, ms"
+  done
+  row mem_dataset f1 "Bytes per key, $(commas "$MEM_KEYS") keys: used_memory_dataset delta / keys"
+  row mem_used f1 "Bytes per key, $(commas "$MEM_KEYS") keys: used_memory delta / keys"
+  row mem_rss f1 "Bytes per key, $(commas "$MEM_KEYS") keys: RSS delta / keys"
+  row conn_ping int "RSS per idle connection, bytes ($(commas "$IDLE_CONNS") connections after a PING)"
+  row conn_partial int "RSS per connection holding $(commas "$PARTIAL_SENT") bytes of a $(commas "$PARTIAL_VALUE")-byte SET, bytes ($(commas "$PARTIAL_CONNS") connections)"
+  for size in small big; do
+    [ "$size" = small ] && n=$LAT_SMALL || n=$LAT_BIG
+    row "lat_${size}_p50" f1 "GET p50, $(commas "$n") keys, open loop, µs"
+    row "lat_${size}_p99" f1 "GET p99, $(commas "$n") keys, open loop, µs"
+    row "lat_${size}_p999" f1 "GET p99.9, $(commas "$n") keys, open loop, µs"
+    row "lat_${size}_sendlag_p99" f1 "loadgen's own lateness sending, p99, $(commas "$n") keys, µs"
+  done
+  row lat_growth f2 "GET p99.9 with $(commas "$LAT_BIG") keys ÷ with $(commas "$LAT_SMALL") keys"
+}
+
+# side_median is median, plus the derived latency growth.
+side_median() {
+  if [ "$1" = lat_growth ]; then
+    local big small
+    big=$(median lat_big_p999 "$2") small=$(median lat_small_p999 "$2")
+    [ -n "$big" ] && [ -n "$small" ] && ratio "$big" "$small"
+    return 0
+  fi
+  median "$1" "$2"
+}
+
+table() {
+  local spec id f label a b
+  echo "| Measurement | kvserver | Redis | kvserver/Redis |"
+  echo "|---|--:|--:|--:|"
+  for spec in "${ROWS[@]}"; do
+    IFS='|' read -r id f label <<<"$spec"
+    [[ $id != *sendlag* ]] || continue # a check on the generator, listed with every round only
+    a=$(side_median "$id" kv) b=$(side_median "$id" redis)
+    [ -n "$a$b" ] || continue
+    echo "| $label | $(fmt_num "$f" "$a") | $(fmt_num "$f" "$b") | $(ratio "$a" "$b") |"
+  done
+}
+
+# chart_tsv prints the chart's data: series, value size, median bytes per key.
+chart_tsv() {
+  local kind side size v
+  for kind in used rss; do
+    for side in "${SIDES[@]}"; do
+      for size in $(seq 8 "$CHART_STEP" 512); do
+        v=$(median "chart_${size}_$kind" "$side")
+        [ -z "$v" ] || printf '%s %s\t%s\t%s\n' "${NAME[$side]}" "$([ $kind = used ] && echo used_memory || echo RSS)" "$size" "$v"
+      done
+    done
+  done
+}
+
+chart_table() {
+  local size
+  echo "| value bytes | kvserver used_memory | Redis used_memory | kvserver RSS | Redis RSS |"
+  echo "|--:|--:|--:|--:|--:|"
+  for size in $(seq 8 "$CHART_STEP" 512); do
+    echo "| $size | $(fmt_num f1 "$(median "chart_${size}_used" kv)") | $(fmt_num f1 "$(median "chart_${size}_used" redis)") | $(fmt_num f1 "$(median "chart_${size}_rss" kv)") | $(fmt_num f1 "$(median "chart_${size}_rss" redis)") |"
+  done
+}
+
+# rounds_table lists every round's figure of the table's measurements.
+rounds_table() {
+  local spec id f label side
+  echo "| Measurement | server | rounds, in order |"
+  echo "|---|---|---|"
+  for spec in "${ROWS[@]}"; do
+    IFS='|' read -r id f label <<<"$spec"
+    for side in "${SIDES[@]}"; do
+      local vals
+      vals=$(awk -F'\t' -v m="$id" -v s="$side" '$1 == m && $2 == s { printf "%s%s", sep, $4; sep = ", " }' "$RESULTS")
+      [ -z "$vals" ] || echo "| $label | ${NAME[$side]} | $vals |"
+    done
+  done
+}
+
+write_report() {
+  local elapsed=$1 t chart_rel load_end
+  load_end=$(cut -d' ' -f1-3 /proc/loadavg)
+  t=$(table)
+  {
+    echo "# Benchmarks: kvserver beside Redis"
+    echo
+    echo "Written by \`make bench\` (\`bench/run.sh\`) on $(date -u '+%Y-%m-%d %H:%M UTC') in $((elapsed / 60)) min $((elapsed % 60)) s."
+    echo "$ROUNDS rounds, kvserver then Redis in each, servers on loopback with persistence off and"
+    echo "\`--maxclients 20000\`. Every figure is the median of the rounds; the ratio is kvserver's median over"
+    echo "Redis's from this same run. The machine is shared and noisy: compare ratios, not absolute figures"
+    echo "across runs."
+    [ "$QUICK" = 1 ] && printf '\n**QUICK=1: a smoke test with small counts and %s rounds, not figures that count.**\n' "$ROUNDS"
+    [ "$KV_NOTE" = "" ] || printf '\n**The kvserver side was %s.**\n' "$KV_NOTE"
+    echo
+    echo "$t"
+    echo
+    echo "- Throughput: \`redis-benchmark -c 50 -d $VALUE -r $TP_KEYS\` against a server holding all $(commas "$TP_KEYS") keys it"
+    echo "  uses (\`key:%012d\`), so every GET hits; -P 1 runs send $(commas "$TP_N1") requests, -P 16 runs $(commas "$TP_N16")."
+    echo "  Ops per server CPU-second: requests ÷ the server's utime+stime (/proc/PID/stat) over the run."
+    echo "- Bytes per key: deltas of INFO memory and VmRSS (/proc/PID/status) over a fresh server's, after"
+    echo "  \`redis-cli --pipe\` SETs of keys \`key:%014d\` (18 bytes) with $VALUE-byte values."
+    echo "- Connections: RSS over a fresh server's, read ${CONN_SETTLE} s after the last client spoke (\`bench/conns\`)."
+    echo "- Latency: \`bench/loadgen\`, GETs of loaded keys (\`key:%012d\`, $VALUE-byte values) at Poisson arrivals,"
+    echo "  $(commas "$LAT_RATE")/s over $LAT_CONNS connections for $LAT_SECS s (the first second is warmup), latency from"
+    echo "  each request's intended send time; servers restarted and loaded for each key count."
+    if [ -s "$FAILURES" ]; then
+      echo
+      echo "## Failures"
+      echo
+      sed 's/^/- /' "$FAILURES"
+    fi
+    if [ -f "$CHART" ] && [ -n "$(chart_tsv)" ]; then
+      chart_rel=$(realpath --relative-to="$(dirname "$OUT")" "$CHART")
+      echo
+      echo "## Bytes per key against value size"
+      echo
+      echo "$(commas "$CHART_KEYS") keys of 16 bytes for each value size, each on a fresh server: used_memory and RSS"
+      echo "deltas per key (medians of $ROUNDS rounds). The steps are the allocators' size classes."
+      echo
+      echo "![Bytes per key against value size]($chart_rel)"
+      echo
+      echo "<details><summary>The chart's figures</summary>"
+      echo
+      chart_table
+      echo
+      echo "</details>"
+    fi
+    echo
+    echo "## Machine"
+    echo
+    echo "- CPU: $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo), nproc $(nproc)"
+    echo "- Memory: $(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
+    echo "- Kernel: $(uname -sr); transparent huge pages: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown)"
+    echo "- Open files limit: $(ulimit -n) (Redis lowers maxclients to the limit − 32 when it is below 20,032)"
+    echo "- Load average (1, 5, 15 min) at start: $LOAD_START; at end: $load_end"
+    echo
+    echo "## Versions"
+    echo
+    echo "- kvserver: $KV_VERSION"
+    echo "- redis-server: $(redis-server --version)"
+    echo "- $(redis-benchmark --version); $(redis-cli --version)"
+    echo "- Go: $($GO version)"
+    echo
+    echo "## Commands"
+    echo
+    echo "Servers (\$PORT a free loopback port, chosen anew at each start):"
+    echo
+    echo '```'
+    echo "${BIN[kv]} --port \$PORT --bind 127.0.0.1 --maxclients 20000 --save \"\" --appendonly no"
+    echo "${BIN[redis]} --port \$PORT --bind 127.0.0.1 --maxclients 20000 --save \"\" --appendonly no"
+    echo '```'
+    echo
+    echo "Measurements, in the order first run (helpers built from \`bench/\` into \$BIN):"
+    echo
+    echo '```'
+    awk '!seen[$0]++' "$COMMANDS" | sed "s|$HELPERS/|\$BIN/|g"
+    echo '```'
+    echo
+    echo "Run: \`$RUN_LINE\`"
+    echo
+    echo "<details><summary>Every round</summary>"
+    echo
+    rounds_table
+    echo
+    echo "</details>"
+  } >"$OUT"
+  echo "$t"
+}
+
+# ---- main ------------------------------------------------------------------------------------
+
+LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
+# Redis needs maxclients + 32 descriptors; raise the soft limit as far as the hard one allows.
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+[ "$(ulimit -n)" = unlimited ] || [ "$(ulimit -n)" -ge 20032 ] ||
+  say "note: open files limit $(ulimit -n) < 20032: Redis will lower maxclients to $(($(ulimit -n) - 32))"
+for tool in redis-server redis-cli redis-benchmark; do
+  command -v "$tool" >/dev/null || { echo "$tool not found: run scripts/deps.sh --bench" >&2; exit 1; }
+done
+
+HELPERS=$WORK/bin
+say "building the helpers (bench/loadgen, conns, respgen, chart) into $HELPERS"
+$GO build -o "$HELPERS/" ./bench/loadgen ./bench/conns ./bench/respgen ./bench/chart
+KV_NOTE=
+if [ -n "${KVSERVER:-}" ]; then
+  BIN[kv]=$(command -v "$KVSERVER")
+  KV_NOTE="$KVSERVER (KVSERVER override), not a kvserver build"
+  KV_VERSION="override: $("${BIN[kv]}" --version 2>/dev/null | head -n 1)"
+else
+  say "building kvserver"
+  $GO build -o bin/kvserver ./cmd/kvserver
+  BIN[kv]=$ROOT/bin/kvserver
+  KV_VERSION="$(bin/kvserver --version 2>/dev/null | head -n 1), git $(git rev-parse --short HEAD)$(
+    [ -z "$(git status --porcelain -- . ':!BENCHMARKS.md' ':!bench/bytes-per-key.svg' 2>/dev/null)" ] ||
+      echo ' with uncommitted changes'), built by run.sh"
+fi
+BIN[redis]=$(command -v redis-server)
+
+# probe_kvserver checks that kvserver starts and that its INFO process_id is the pid whose /proc
+# figures the measurements read.
+probe_kvserver() {
+  local id
+  start_server kv
+  id=$(info_field "${PORT[kv]}" server process_id)
+  [ "$id" = "${PID[kv]}" ] || { echo "INFO process_id $id is not the server's pid ${PID[kv]}" >&2; return 1; }
+}
+attempt "kvserver: start, INFO server with process_id" probe_kvserver
+
+for m in $ONLY; do
+  case $m in
+    1) measure_throughput ;;
+    2) measure_memory ;;
+    3) measure_conns ;;
+    4) measure_latency ;;
+    5) measure_chart ;;
+    *) echo "ONLY: unknown measurement $m" >&2; exit 2 ;;
+  esac
+done
+
+define_rows
+mkdir -p "$(dirname "$OUT")" "$(dirname "$CHART")"
+if [ -n "$(chart_tsv)" ]; then
+  chart_tsv | "$HELPERS/chart" -title "Bytes per key against value size ($(commas "$CHART_KEYS") keys of 16 bytes)" \
+    -xlabel "value size, bytes" -ylabel "bytes per key" -xstep 64 >"$CHART"
+fi
+write_report "$(($(date +%s) - STARTED))"
+say "wrote $OUT$([ -f "$CHART" ] && echo " and $CHART")"
+[ ! -s "$FAILURES" ] || { say "some measurements failed: see $OUT"; exit 1; }
+ABORTED=0

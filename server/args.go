@@ -1,0 +1,51 @@
+package server
+
+import (
+	"strconv"
+)
+
+// eqFold reports whether arg equals the lower-case token in any case, without allocating.
+func eqFold(arg []byte, lower string) bool {
+	if len(arg) != len(lower) {
+		return false
+	}
+	for i, ch := range arg {
+		if 'A' <= ch && ch <= 'Z' {
+			ch += 'a' - 'A'
+		}
+		if ch != lower[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// parseInt parses an argument as Redis's string2ll does: an optional '-', digits, no '+',
+// spaces or leading zeros (except "0" itself), within int64.
+func parseInt(arg []byte) (int64, bool) {
+	if len(arg) == 0 || len(arg) > 20 {
+		return 0, false
+	}
+	if arg[0] == '+' || (arg[0] == '0' && len(arg) > 1) || (arg[0] == '-' && (len(arg) == 1 || arg[1] == '0')) {
+		return 0, false
+	}
+	v, err := strconv.ParseInt(string(arg), 10, 64)
+	return v, err == nil
+}
+
+// parseFloat parses an argument as Redis's strtold-based checks do for plain decimals; it
+// reports bad input as true (Redis: "value is not a valid float").
+func parseFloat(arg []byte) (float64, bool) {
+	if len(arg) == 0 || isSpace(arg[0]) || isSpace(arg[len(arg)-1]) {
+		return 0, true
+	}
+	v, err := strconv.ParseFloat(string(arg), 64)
+	if err != nil || v != v {
+		return 0, true
+	}
+	return v, false
+}
+
+func isSpace(ch byte) bool {
+	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f'
+}

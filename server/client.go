@@ -1,0 +1,245 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/kvserver/kvserver/querybuf"
+	"github.com/kvserver/kvserver/resp"
+	"github.com/kvserver/kvserver/sds"
+)
+
+const (
+	// readBufferSize is the read size: Redis's PROTO_IOBUF_LEN.
+	readBufferSize = querybuf.SharedBufferSize
+	// replyFlushThreshold flushes a long pipeline's replies part-way, so that the reply buffer
+	// of a client sending 100,000 GETs in one batch does not hold them all.
+	replyFlushThreshold = 64 << 10
+)
+
+// client is one connection. Fields are grouped by who owns them.
+type client struct {
+	// Immutable after accept.
+	srv     *Server
+	id      int64
+	conn    net.Conn
+	raw     syscall.RawConn // nil when the connection has no file descriptor (then reads are plain)
+	addr    string
+	laddr   string
+	created time.Time
+	fd      int // -1 if unknown
+
+	// mu is held by the client's goroutine while it reads into its private buffer and while it
+	// runs a batch; the cron TryLocks it to trim the buffers and skips a busy client.
+	mu sync.Mutex
+	// Guarded by mu.
+	parser   *querybuf.Parser
+	qb       sds.String // private query buffer in the clients' arena: an unfinished line's bytes
+	qbPeak   int        // most bytes the private buffer held or reserved since the last cron visit
+	plain    []byte     // read buffer of a connection without a raw fd
+	readBuf  []byte     // where the last read went: a shared buffer, the private one, a big argument
+	readKind readTarget
+	readN    int
+	readErr  error
+	readFn   func(fd uintptr) bool // c.readReady, made once so that no closure is allocated per read
+
+	// Owned by the client's goroutine.
+	w               resp.Writer
+	db              int
+	closeAfterReply bool
+	scratch         [64]byte // formatting space for handlers (integers, doubles)
+	shardIdx        []int    // shard indexes of a multi-key command, reused
+
+	// Shared with other goroutines (CLIENT LIST and KILL, INFO, the cron): atomics.
+	name            atomic.Pointer[string]
+	libName         atomic.Pointer[string]
+	libVer          atomic.Pointer[string]
+	lastInteraction atomic.Int64 // unix ms of the last read
+	lastCmd         atomic.Pointer[command]
+	totCmds         atomic.Int64 // single writer: the client's goroutine
+	netIn, netOut   atomic.Int64 // single writer
+	sharedDB        atomic.Int32 // db, for CLIENT LIST
+	sharedProto     atomic.Int32 // protocol version, for CLIENT LIST
+	killed          atomic.Bool
+	hits, misses    atomic.Int64 // keyspace_hits and _misses; single writer
+	qbufUsed        atomic.Int64 // bytes of an unfinished command held between reads
+	qbufCap         atomic.Int64 // size of the buffers holding them
+	argvMem         atomic.Int64 // bytes held by the argument arena
+	replyBufSize    atomic.Int64 // reply buffer held between batches
+}
+
+func newClient(s *Server, conn net.Conn, id int64) *client {
+	c := &client{
+		srv:     s,
+		id:      id,
+		conn:    conn,
+		addr:    conn.RemoteAddr().String(),
+		laddr:   conn.LocalAddr().String(),
+		created: time.Now(),
+		parser:  querybuf.NewParser(s.parserLimits()),
+		fd:      -1,
+	}
+	if sc, ok := conn.(syscall.Conn); ok {
+		if raw, err := sc.SyscallConn(); err == nil {
+			c.raw = raw
+			_ = raw.Control(func(f uintptr) { c.fd = int(f) })
+		}
+	}
+	c.readFn = c.readReady
+	c.sharedProto.Store(2)
+	c.lastInteraction.Store(c.created.UnixMilli())
+	return c
+}
+
+// serve runs the connection until it closes. One defer recovers a panic (logged, the client
+// closed; the server goes on), releases the buffers and unregisters, so every return below is
+// clean.
+func (c *client) serve() {
+	defer func() {
+		if r := recover(); r != nil {
+			c.srv.log.Error("panic serving client, closing it",
+				zap.Int64("id", c.id), zap.Any("panic", r), zap.ByteString("stack", debug.Stack()))
+		}
+		c.releaseBuffers()
+		c.srv.removeClient(c)
+	}()
+	for !c.killed.Load() {
+		if !c.readAndExecute() {
+			return
+		}
+	}
+}
+
+// readAndExecute waits for data holding no buffer, reads once, runs every complete command and
+// writes the replies. It returns false when the connection must close.
+func (c *client) readAndExecute() bool {
+	err := c.read()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	perr := c.consumeRead()
+	if c.readN > 0 {
+		c.netIn.Store(c.netIn.Load() + int64(c.readN))
+		c.lastInteraction.Store(time.Now().UnixMilli())
+	}
+	if err == nil {
+		err = c.readErr
+	}
+	if c.parser.NumCommands() > 0 {
+		c.takeReplyBuffer()
+		c.executeBatch()
+	}
+	c.publishBufferUse()
+	if perr != nil {
+		return c.protocolError(perr)
+	}
+	if !c.flush() || c.closeAfterReply {
+		return false
+	}
+	if err != nil {
+		if !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) {
+			c.srv.log.Debug("client read error", zap.Int64("id", c.id), zap.Error(err))
+		}
+		return false
+	}
+	return true
+}
+
+// executeBatch runs the parsed commands in order and then drops them.
+func (c *client) executeBatch() {
+	for i := 0; i < c.parser.NumCommands(); i++ {
+		c.execute(c.parser.Command(i))
+		if c.closeAfterReply {
+			break
+		}
+		if c.w.Len() >= replyFlushThreshold && !c.flush() {
+			c.closeAfterReply = true
+			break
+		}
+	}
+	c.parser.ResetCommands()
+}
+
+// execute looks a command up, checks its arity and runs it.
+func (c *client) execute(args querybuf.Args) {
+	c.totCmds.Store(c.totCmds.Load() + 1)
+	cmd, errText := c.srv.cmds.lookup(args)
+	if cmd == nil {
+		c.w.Error(errText)
+		return
+	}
+	if !cmd.arityOK(args.Len()) || cmd.Proc == nil {
+		c.w.Error(fmt.Sprintf(errWrongArgs, cmd.fullName))
+		return
+	}
+	c.lastCmd.Store(cmd)
+	cmd.Proc(c, args)
+}
+
+// protocolError answers a malformed request as Redis does — the error, then close — or, over
+// the query buffer limit, closes without a reply and counts it.
+func (c *client) protocolError(err error) bool {
+	var pe *querybuf.ProtocolError
+	if errors.As(err, &pe) {
+		c.srv.log.Debug("protocol error", zap.Int64("id", c.id), zap.String("addr", c.addr), zap.Error(err))
+		c.w.Error(pe.Error())
+		c.flush()
+		return false
+	}
+	if errors.Is(err, querybuf.ErrQueryBufLimit) {
+		c.srv.stats.queryBufLimitDisconnections.Add(1)
+		c.srv.log.Warn("closing client that reached the query buffer limit",
+			zap.Int64("id", c.id), zap.String("addr", c.addr))
+		return false
+	}
+	c.srv.log.Debug("closing client", zap.Int64("id", c.id), zap.Error(err))
+	return false
+}
+
+// flush writes the pending replies and gives the reply buffer back, so that an idle client
+// holds none. It returns false if the connection failed.
+func (c *client) flush() bool {
+	ok := true
+	if c.w.Len() > 0 {
+		n, err := c.conn.Write(c.w.Bytes())
+		c.netOut.Store(c.netOut.Load() + int64(n))
+		ok = err == nil
+	}
+	if buf := c.w.Bytes(); cap(buf) > 0 {
+		c.w.SetBuffer(nil)
+		if cap(buf) == querybuf.SharedBufferSize {
+			c.srv.replyPool.Put(buf[:cap(buf)])
+		}
+	}
+	return ok
+}
+
+// takeReplyBuffer borrows a reply buffer for a batch.
+func (c *client) takeReplyBuffer() {
+	if cap(c.w.Bytes()) == 0 {
+		c.w.SetBuffer(c.srv.replyPool.Get())
+	}
+}
+
+// getName returns the client's name, or "".
+func (c *client) getName() string {
+	if p := c.name.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
+
+func loadString(p *atomic.Pointer[string]) string {
+	if s := p.Load(); s != nil {
+		return *s
+	}
+	return ""
+}

@@ -1,0 +1,80 @@
+package server
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// infoLine is one CLIENT LIST / CLIENT INFO line for client o, in Valkey 8.0's field order, as
+// seen by client c.
+func (c *client) infoLine(o *client) string {
+	now := time.Now()
+	var cmd string
+	if last := o.lastCmd.Load(); last != nil {
+		cmd = last.fullName
+	} else {
+		cmd = "NULL"
+	}
+	if o == c {
+		cmd = "client|" + strings.ToLower(c.currentSubcommand())
+	}
+	qbuf, qbufFree := o.queryBufferUse()
+	flags := "N"
+	return fmt.Sprintf("id=%d addr=%s laddr=%s fd=%d name=%s age=%d idle=%d flags=%s db=%d sub=0 psub=0 ssub=0 multi=-1 watch=0 qbuf=%d qbuf-free=%d argv-mem=%d multi-mem=0 rbs=%d rbp=0 obl=0 oll=0 omem=0 tot-mem=%d events=r cmd=%s user=default redir=-1 resp=%d lib-name=%s lib-ver=%s tot-net-in=%d tot-net-out=%d tot-cmds=%d",
+		o.id, o.addr, o.laddr, o.fdNumber(), o.getName(),
+		int64(now.Sub(o.created).Seconds()),
+		(now.UnixMilli()-o.lastInteraction.Load())/1000,
+		flags, o.sharedDB.Load(), qbuf, qbufFree, o.argvMem.Load(), o.replyBufSize.Load(),
+		o.totalMemory(), cmd, o.sharedProto.Load(),
+		loadString(&o.libName), loadString(&o.libVer),
+		o.netIn.Load(), o.netOut.Load(), o.totCmds.Load())
+}
+
+// currentSubcommand names the subcommand being run by the caller (list or info).
+func (c *client) currentSubcommand() string {
+	if last := c.lastCmd.Load(); last != nil {
+		if i := strings.IndexByte(last.fullName, '|'); i >= 0 {
+			return last.fullName[i+1:]
+		}
+	}
+	return "list"
+}
+
+// queryBufferUse is what CLIENT LIST shows as qbuf and qbuf-free: the bytes of a partial
+// command kept between reads and the room left beside them; 0 and 0 for a client holding none.
+func (o *client) queryBufferUse() (used, free int64) {
+	used = o.qbufUsed.Load()
+	return used, o.qbufCap.Load() - used
+}
+
+// totalMemory approximates tot-mem: the buffers the client holds.
+func (o *client) totalMemory() int64 {
+	return o.qbufCap.Load() + o.argvMem.Load() + o.replyBufSize.Load()
+}
+
+// fdNumber is the connection's file descriptor, or -1.
+func (o *client) fdNumber() int {
+	return o.fd
+}
+
+// clientsSorted returns the live clients by id.
+func (s *Server) clientsSorted() []*client {
+	cs := s.clientsSnapshot()
+	sort.Slice(cs, func(i, j int) bool { return cs[i].id < cs[j].id })
+	return cs
+}
+
+// killClients closes every client that match selects and returns how many.
+func (s *Server) killClients(match func(*client) bool) int {
+	n := 0
+	for _, o := range s.clientsSnapshot() {
+		if match(o) {
+			o.killed.Store(true)
+			_ = o.conn.Close()
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,196 @@
+package server
+
+import (
+	"io"
+	"syscall"
+
+	"github.com/kvserver/kvserver/sds"
+)
+
+// readTarget says where a read went.
+type readTarget uint8
+
+const (
+	readNone    readTarget = iota
+	readShared             // a shared buffer from the server's pool
+	readPrivate            // the client's private query buffer
+	readBig                // straight into a big argument's own buffer
+	readPlain              // the read buffer of a connection without a raw fd
+)
+
+// read waits until the socket is readable, holding no buffer, then reads once. With a raw fd
+// the wait is the netpoller's (RawConn.Read calls readReady at once — usually finding EAGAIN —
+// and again each time the fd is readable); the buffer is chosen only when data is there.
+func (c *client) read() error {
+	c.readN, c.readErr, c.readKind, c.readBuf = 0, nil, readNone, nil
+	if c.raw == nil {
+		return c.readPlainConn()
+	}
+	return c.raw.Read(c.readFn)
+}
+
+// readReady is the RawConn.Read callback: pick a buffer, read, and report whether the wait is
+// over (false on EAGAIN: the shared buffer goes straight back).
+func (c *client) readReady(fd uintptr) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	buf, kind := c.readTargetLocked()
+	n, err := syscall.Read(int(fd), buf)
+	if err == syscall.EAGAIN || err == syscall.EINTR {
+		c.giveBackLocked(buf, kind)
+		return false
+	}
+	if err != nil || n <= 0 {
+		c.giveBackLocked(buf, kind)
+		if err == nil {
+			err = io.EOF
+		}
+		c.readErr = err
+		return true
+	}
+	c.readBuf, c.readKind, c.readN = buf, kind, n
+	return true
+}
+
+// readTargetLocked picks where the next read goes: a big argument in progress reads straight
+// into its own buffer; a client with a private buffer reads into it, with room for one read
+// reserved exactly (raising the peak first, so the cron does not trim what is about to be
+// used); anyone else reads into a shared buffer.
+func (c *client) readTargetLocked() ([]byte, readTarget) {
+	if tail := c.parser.BigArgTail(); len(tail) > 0 {
+		return tail, readBig
+	}
+	if !c.qb.IsNil() {
+		a := c.srv.clientArena
+		if c.qb.Avail(a) < readBufferSize {
+			c.srv.clientArenaMu.Lock()
+			grown := c.qb.MakeRoomFor(a, readBufferSize, false)
+			c.srv.clientArenaMu.Unlock()
+			if !grown.IsNil() {
+				c.qb = grown
+			}
+		}
+		c.qbPeak = max(c.qbPeak, c.qb.Len(a)+readBufferSize)
+		return c.qb.Spare(a), readPrivate
+	}
+	return c.srv.readPool.Get(), readShared
+}
+
+func (c *client) giveBackLocked(buf []byte, kind readTarget) {
+	if kind == readShared {
+		c.srv.readPool.Put(buf)
+	}
+}
+
+// readPlainConn reads a connection without a raw fd into a private Go-heap buffer (a later TLS
+// connection, an in-memory pipe in tests).
+func (c *client) readPlainConn() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if tail := c.parser.BigArgTail(); len(tail) > 0 {
+		c.readN, c.readErr = c.conn.Read(tail)
+		c.readKind = readBig
+		return nil
+	}
+	if c.plain == nil {
+		c.plain = make([]byte, 0, readBufferSize)
+	}
+	if len(c.plain) == cap(c.plain) {
+		c.plain = append(c.plain, make([]byte, len(c.plain))...)[:len(c.plain)]
+	}
+	c.readN, c.readErr = c.conn.Read(c.plain[len(c.plain):cap(c.plain)])
+	c.readKind = readPlain
+	return nil
+}
+
+// consumeRead parses what the last read brought. The arguments of complete commands, and the
+// received part of an argument in progress, go into the parser's arena; only an unfinished line
+// is kept, in the private buffer; a shared buffer goes back before any command runs.
+func (c *client) consumeRead() error {
+	n := c.readN
+	if n <= 0 {
+		return nil
+	}
+	switch c.readKind {
+	case readBig:
+		return c.parser.BigArgAdvance(n)
+	case readShared:
+		data := c.readBuf[:n]
+		consumed, err := c.parser.Parse(data)
+		if rest := data[consumed:]; len(rest) > 0 && err == nil {
+			c.keepTail(rest)
+		}
+		c.srv.readPool.Put(c.readBuf)
+		c.readBuf = nil
+		return err
+	case readPrivate:
+		a := c.srv.clientArena
+		c.qb.SetLen(a, c.qb.Len(a)+n)
+		data := c.qb.Bytes(a)
+		consumed, err := c.parser.Parse(data)
+		c.qb.SetLen(a, copy(data, data[consumed:]))
+		return err
+	case readPlain:
+		data := c.plain[:len(c.plain)+n]
+		consumed, err := c.parser.Parse(data)
+		c.plain = c.plain[:copy(data, data[consumed:])]
+		return err
+	}
+	return nil
+}
+
+// keepTail copies an unfinished line from a shared buffer into a new private buffer of exactly
+// its size (Redis's rule below 16 KiB: no greedy growth for a query buffer).
+func (c *client) keepTail(rest []byte) {
+	a := c.srv.clientArena
+	c.srv.clientArenaMu.Lock()
+	s := c.qb
+	if s.IsNil() {
+		s = sds.WithCapacity(a, len(rest))
+	} else {
+		s = s.MakeRoomFor(a, len(rest), false)
+	}
+	c.srv.clientArenaMu.Unlock()
+	if s.IsNil() {
+		return // out of memory: the next read fails the client's command, not the server
+	}
+	c.qb = s
+	copy(s.Spare(a), rest)
+	s.SetLen(a, s.Len(a)+len(rest))
+	c.qbPeak = max(c.qbPeak, s.Len(a))
+}
+
+// releaseBuffers gives back everything the client holds, when it closes.
+func (c *client) releaseBuffers() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.qb.IsNil() {
+		c.srv.clientArenaMu.Lock()
+		c.qb.Free(c.srv.clientArena)
+		c.srv.clientArenaMu.Unlock()
+		c.qb = sds.String{}
+	}
+	c.parser.Reset()
+	c.plain = nil
+	c.w.SetBuffer(nil)
+}
+
+// publishBufferUse stores the buffer sizes that CLIENT LIST and INFO read: qbuf is the bytes of
+// an unfinished command held between reads (the private buffer's contents and a big argument's
+// received part), qbuf-free the room left beside them.
+func (c *client) publishBufferUse() {
+	a := c.srv.clientArena
+	used, size := len(c.plain), cap(c.plain)
+	if !c.qb.IsNil() {
+		used, size = c.qb.Len(a), c.qb.Cap(a)
+	}
+	if big := c.parser.BigArgSize(); big > 0 {
+		tail := len(c.parser.BigArgTail())
+		used += big - tail
+		size += big
+	}
+	c.qbufUsed.Store(int64(used))
+	c.qbufCap.Store(int64(size))
+	c.argvMem.Store(int64(c.parser.ArgvMem() - c.parser.BigArgSize()))
+	c.replyBufSize.Store(int64(cap(c.w.Bytes())))
+}

@@ -1,0 +1,283 @@
+package server
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/kvserver/kvserver/querybuf"
+)
+
+// connectionCommands are the @connection family.
+func connectionCommands() []*command {
+	return []*command{
+		{Name: "ping", Arity: -1, Flags: cmdFast | cmdSentinel, Cats: catConnection, Proc: pingCommand},
+		{Name: "echo", Arity: 2, Flags: cmdFast | cmdLoading | cmdStale, Cats: catConnection, Proc: echoCommand},
+		{Name: "quit", Arity: -1, Flags: cmdAllowBusy | cmdNoAuth | cmdFast | cmdLoading | cmdStale | cmdNoScript, Cats: catConnection, Proc: quitCommand},
+		{Name: "reset", Arity: 1, Flags: cmdNoScript | cmdLoading | cmdStale | cmdNoAuth | cmdFast | cmdAllowBusy, Cats: catConnection, Proc: resetCommand},
+		{Name: "hello", Arity: -1, Flags: cmdNoScript | cmdLoading | cmdStale | cmdNoAuth | cmdFast | cmdAllowBusy | cmdSentinel, Cats: catConnection, Proc: helloCommand},
+		{Name: "select", Arity: 2, Flags: cmdLoading | cmdStale | cmdFast, Cats: catConnection, Proc: selectCommand},
+		{Name: "client", Arity: -2, Flags: cmdSentinel, Cats: catConnection, Subcommands: []*command{
+			{Name: "id", Arity: 2, Flags: cmdNoScript | cmdLoading | cmdStale, Cats: catConnection, Proc: clientIDCommand},
+			{Name: "setname", Arity: 3, Flags: cmdNoScript | cmdLoading | cmdStale, Cats: catConnection, Proc: clientSetNameCommand},
+			{Name: "getname", Arity: 2, Flags: cmdNoScript | cmdLoading | cmdStale, Cats: catConnection, Proc: clientGetNameCommand},
+			{Name: "setinfo", Arity: 4, Flags: cmdNoScript | cmdLoading | cmdStale, Cats: catConnection, Proc: clientSetInfoCommand},
+			{Name: "info", Arity: 2, Flags: cmdNoScript | cmdLoading | cmdStale, Cats: catConnection, Proc: clientInfoCommand},
+			{Name: "list", Arity: -2, Flags: cmdAdmin | cmdNoScript | cmdLoading | cmdStale, Cats: catConnection, Proc: clientListCommand},
+			{Name: "kill", Arity: -3, Flags: cmdAdmin | cmdNoScript | cmdLoading | cmdStale, Cats: catConnection, Proc: clientKillCommand},
+			{Name: "help", Arity: 2, Flags: cmdLoading | cmdStale, Cats: catConnection, Proc: clientHelpCommand},
+		}},
+	}
+}
+
+func pingCommand(c *client, args querybuf.Args) {
+	switch args.Len() {
+	case 1:
+		c.w.Simple("PONG")
+	case 2:
+		c.w.Bulk(args.Arg(1))
+	default:
+		c.wrongArgs("ping")
+	}
+}
+
+func echoCommand(c *client, args querybuf.Args) { c.w.Bulk(args.Arg(1)) }
+
+func quitCommand(c *client, args querybuf.Args) {
+	c.w.OK()
+	c.closeAfterReply = true
+}
+
+func resetCommand(c *client, args querybuf.Args) {
+	c.db = 0
+	c.sharedDB.Store(0)
+	c.setProto(2)
+	c.name.Store(nil)
+	c.w.Simple("RESET")
+}
+
+func (c *client) setProto(v int) {
+	c.w.SetProto(v)
+	c.sharedProto.Store(int32(v))
+}
+
+// helloCommand: HELLO [protover [AUTH username password] [SETNAME name]].
+func helloCommand(c *client, args querybuf.Args) {
+	proto := c.w.Proto()
+	next := 1
+	if args.Len() >= 2 {
+		v, ok := parseInt(args.Arg(1))
+		if !ok {
+			c.w.Error(errProtoNotInteger)
+			return
+		}
+		if v < 2 || v > 3 {
+			c.w.Error(errNoProto)
+			return
+		}
+		proto, next = int(v), 2
+	}
+	var setName []byte
+	for i := next; i < args.Len(); i++ {
+		more := args.Len() - i - 1
+		switch {
+		case eqFold(args.Arg(i), "auth") && more >= 2:
+			i += 2 // no users or passwords yet: any credentials are accepted
+		case eqFold(args.Arg(i), "setname") && more >= 1:
+			setName = args.Arg(i + 1)
+			i++
+		default:
+			c.w.Error("Syntax error in HELLO option '" + string(args.Arg(i)) + "'")
+			return
+		}
+	}
+	if setName != nil {
+		if msg := validClientName(setName); msg != "" {
+			c.w.Error(msg)
+			return
+		}
+		c.setName(setName)
+	}
+	c.setProto(proto)
+	c.w.Map(7)
+	c.w.BulkString("server")
+	c.w.BulkString("redis")
+	c.w.BulkString("version")
+	c.w.BulkString(RedisVersion)
+	c.w.BulkString("proto")
+	c.w.Int(int64(proto))
+	c.w.BulkString("id")
+	c.w.Int(c.id)
+	c.w.BulkString("mode")
+	c.w.BulkString("standalone")
+	c.w.BulkString("role")
+	c.w.BulkString("master")
+	c.w.BulkString("modules")
+	c.w.Array(0)
+}
+
+func selectCommand(c *client, args querybuf.Args) {
+	v, ok := parseInt(args.Arg(1))
+	if !ok {
+		c.w.Error(errNotInteger)
+		return
+	}
+	if v < -1<<31 || v > 1<<31-1 {
+		c.w.Error("ERR value is out of range, value must between -2147483648 and 2147483647")
+		return
+	}
+	if v < 0 || v >= int64(c.srv.ks.Databases()) {
+		c.w.Error(errDBIndex)
+		return
+	}
+	c.db = int(v)
+	c.sharedDB.Store(int32(v))
+	c.w.OK()
+}
+
+func clientIDCommand(c *client, args querybuf.Args) { c.w.Int(c.id) }
+
+// validClientName returns Redis's error for a name with spaces or non-printable characters.
+func validClientName(name []byte) string {
+	for _, ch := range name {
+		if ch < '!' || ch > '~' {
+			return "ERR Client names cannot contain spaces, newlines or special characters."
+		}
+	}
+	return ""
+}
+
+func (c *client) setName(name []byte) {
+	if len(name) == 0 {
+		c.name.Store(nil)
+		return
+	}
+	s := string(name)
+	c.name.Store(&s)
+}
+
+func clientSetNameCommand(c *client, args querybuf.Args) {
+	if msg := validClientName(args.Arg(2)); msg != "" {
+		c.w.Error(msg)
+		return
+	}
+	c.setName(args.Arg(2))
+	c.w.OK()
+}
+
+func clientGetNameCommand(c *client, args querybuf.Args) {
+	if p := c.name.Load(); p != nil {
+		c.w.BulkString(*p)
+		return
+	}
+	c.w.Null()
+}
+
+func clientSetInfoCommand(c *client, args querybuf.Args) {
+	val := string(args.Arg(3))
+	for _, ch := range []byte(val) {
+		if ch < '!' || ch > '~' {
+			c.w.Error("ERR " + strings.ToUpper(string(args.Arg(2))) + " cannot contain spaces, newlines or special characters.")
+			return
+		}
+	}
+	switch {
+	case eqFold(args.Arg(2), "lib-name"):
+		c.libName.Store(&val)
+	case eqFold(args.Arg(2), "lib-ver"):
+		c.libVer.Store(&val)
+	default:
+		c.w.Error("ERR Unrecognized option '" + string(args.Arg(2)) + "'")
+		return
+	}
+	c.w.OK()
+}
+
+func clientInfoCommand(c *client, args querybuf.Args) {
+	c.w.Verbatim("txt", c.infoLine(c)+"\n")
+}
+
+func clientListCommand(c *client, args querybuf.Args) {
+	var b strings.Builder
+	for _, other := range c.srv.clientsSorted() {
+		b.WriteString(c.infoLine(other))
+		b.WriteByte('\n')
+	}
+	c.w.Verbatim("txt", b.String())
+}
+
+// clientKillCommand supports the forms clients use: CLIENT KILL ID id and CLIENT KILL addr.
+func clientKillCommand(c *client, args querybuf.Args) {
+	if args.Len() == 3 { // old form: CLIENT KILL ip:port
+		if n := c.srv.killClients(func(o *client) bool { return o.addr == string(args.Arg(2)) }); n == 0 {
+			c.w.Error("ERR No such client")
+			return
+		}
+		c.w.OK()
+		return
+	}
+	if args.Len()%2 != 0 {
+		c.w.Error(errSyntax)
+		return
+	}
+	var match []func(o *client) bool
+	for i := 2; i < args.Len(); i += 2 {
+		val := string(args.Arg(i + 1))
+		switch {
+		case eqFold(args.Arg(i), "id"):
+			id, err := strconv.ParseInt(val, 10, 64)
+			if err != nil || id <= 0 {
+				c.w.Error("ERR client-id should be greater than 0")
+				return
+			}
+			match = append(match, func(o *client) bool { return o.id == id })
+		case eqFold(args.Arg(i), "addr"):
+			match = append(match, func(o *client) bool { return o.addr == val })
+		case eqFold(args.Arg(i), "laddr"):
+			match = append(match, func(o *client) bool { return o.laddr == val })
+		case eqFold(args.Arg(i), "skipme"):
+			skip := eqFold(args.Arg(i+1), "yes")
+			match = append(match, func(o *client) bool { return !skip || o != c })
+		default:
+			c.w.Error(errSyntax)
+			return
+		}
+	}
+	n := c.srv.killClients(func(o *client) bool {
+		for _, m := range match {
+			if !m(o) {
+				return false
+			}
+		}
+		return true
+	})
+	c.w.Int(int64(n))
+}
+
+func clientHelpCommand(c *client, args querybuf.Args) {
+	c.helpReply("CLIENT", []string{
+		"ID", "    Return the ID of the current connection.",
+		"INFO", "    Return information about the current client connection.",
+		"KILL <ip:port>", "    Kill connection made from <ip:port>.",
+		"KILL <option> <value> [<option> <value> [...]]", "    Kill connections. Options are: ID, ADDR, LADDR, SKIPME.",
+		"LIST", "    Return information about client connections.",
+		"GETNAME", "    Return the name of the current connection.",
+		"SETNAME <name>", "    Assign the name <name> to the current connection.",
+		"SETINFO <option> <value>", "    Set client meta attr. Options are: LIB-NAME, LIB-VER.",
+	})
+}
+
+// helpReply writes a HELP reply in Redis's shape: a title line, the lines, and the HELP line.
+func (c *client) helpReply(name string, lines []string) {
+	c.w.Array(len(lines) + 3)
+	c.w.Simple(name + " <subcommand> [<arg> [value] [opt] ...]. Subcommands are:")
+	for _, l := range lines {
+		c.w.Simple(l)
+	}
+	c.w.Simple("HELP")
+	c.w.Simple("    Print this help.")
+}
+
+// wrongArgs answers Redis's arity error for a command that checks its own argument count.
+func (c *client) wrongArgs(name string) {
+	c.w.Error("ERR wrong number of arguments for '" + name + "' command")
+}

@@ -1,0 +1,304 @@
+// Package server is kvserver's network side: the listener, the clients, the command table and
+// the handlers (one file per command family), the cron, and INFO/CONFIG/CLIENT.
+package server
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/kvserver/kvserver/alloc"
+	"github.com/kvserver/kvserver/config"
+	"github.com/kvserver/kvserver/keyspace"
+	"github.com/kvserver/kvserver/querybuf"
+)
+
+// Versions reported by INFO and HELLO. Clients parse redis_version to decide what they may
+// send, so it names the Redis release whose behaviour kvserver follows.
+const (
+	RedisVersion = "7.2.4"
+	Version      = "0.1.0"
+)
+
+// Options are what the command line gives the server beyond its configuration.
+type Options struct {
+	Config     *config.Config
+	Logger     *zap.Logger
+	ConfigFile string // absolute path, "" if none
+	Executable string // absolute path of the binary
+}
+
+// Server is one kvserver instance.
+type Server struct {
+	cfg        *config.Config
+	log        *zap.Logger
+	ks         *keyspace.Keyspace
+	cmds       *commandTable
+	started    time.Time
+	runID      string
+	configFile string
+	executable string
+
+	listeners []net.Listener
+	mu        struct {
+		sync.Mutex
+		clients map[int64]*client
+	}
+	nextClientID atomic.Int64
+	connected    atomic.Int64
+	closing      atomic.Bool
+	done         chan struct{} // closed when Shutdown begins
+	wg           sync.WaitGroup
+	shutdownOnce sync.Once
+
+	stats serverStats
+	cron  cronState
+
+	// readPool and replyPool are the shared 16 KiB buffers clients borrow for a read and for a
+	// batch's replies.
+	readPool, replyPool *querybuf.Pool
+	// clientArena holds the clients' private query buffers, charged to the clients in
+	// used_memory; clientArenaMu serialises its allocations (a client's own bytes are read and
+	// written under the client's lock only).
+	clientArena   *alloc.Arena
+	clientArenaMu sync.Mutex
+}
+
+// serverStats are counters INFO reports. Commands of live clients are summed from the
+// clients; closedCmds keeps those of clients gone.
+type serverStats struct {
+	connectionsReceived         atomic.Int64
+	rejectedConnections         atomic.Int64
+	closedCmds                  atomic.Int64
+	closedNetIn, closedNetOut   atomic.Int64
+	queryBufLimitDisconnections atomic.Int64
+	usedMemoryPeak              atomic.Int64
+	closedHits, closedMisses    atomic.Int64
+	expiredBase                 atomic.Int64 // CONFIG RESETSTAT offsets
+	hitsBase, missesBase        atomic.Int64
+}
+
+// New makes a server from its configuration. Nothing listens until Start.
+func New(opts Options) (*Server, error) {
+	log := opts.Logger
+	if log == nil {
+		log = zap.NewNop()
+	}
+	ks, err := keyspace.New(keyspace.Options{Databases: opts.Config.Databases(), Clock: nowMs})
+	if err != nil {
+		return nil, err
+	}
+	clientArena, err := alloc.NewArena(0)
+	if err != nil {
+		ks.Close()
+		return nil, err
+	}
+	var id [20]byte
+	_, _ = rand.Read(id[:])
+	s := &Server{
+		cfg:        opts.Config,
+		log:        log,
+		ks:         ks,
+		started:    time.Now(),
+		runID:      hex.EncodeToString(id[:]),
+		configFile: opts.ConfigFile,
+		executable: opts.Executable,
+		done:       make(chan struct{}),
+		// Two buffers per P: a goroutine holds one only between its read and its parse.
+		readPool:    querybuf.NewPool(2 * runtime.GOMAXPROCS(0)),
+		replyPool:   querybuf.NewPool(2 * runtime.GOMAXPROCS(0)),
+		clientArena: clientArena,
+	}
+	s.mu.clients = make(map[int64]*client)
+	s.cmds = newCommandTable(s.commandFamilies()...)
+	return s, nil
+}
+
+func nowMs() int64 { return time.Now().UnixMilli() }
+
+// commandFamilies lists every family's rows; the table joins them.
+func (s *Server) commandFamilies() [][]*command {
+	return [][]*command{
+		connectionCommands(),
+		stringCommands(),
+		keyCommands(),
+		serverCommands(),
+		configCommands(),
+		infoCommands(),
+	}
+}
+
+// parserLimits are the protocol limits from the configuration.
+func (s *Server) parserLimits() querybuf.Limits {
+	l := querybuf.DefaultLimits()
+	l.MaxBulkLen = s.cfg.ProtoMaxBulkLen()
+	l.QueryBufLimit = s.cfg.ClientQueryBufferLimit()
+	return l
+}
+
+// Start binds every configured address. An address written with a leading '-' is optional:
+// skipped if it cannot be bound (as Redis's "bind 127.0.0.1 -::1").
+func (s *Server) Start() error {
+	port := s.cfg.Port()
+	for _, addr := range s.cfg.Bind() {
+		optional := strings.HasPrefix(addr, "-")
+		addr = strings.TrimPrefix(addr, "-")
+		if addr == "*" {
+			addr = ""
+		}
+		ln, err := net.Listen("tcp", net.JoinHostPort(addr, strconv.Itoa(port)))
+		if err != nil {
+			if optional {
+				s.log.Debug("skipping optional bind address", zap.String("addr", addr), zap.Error(err))
+				continue
+			}
+			s.closeListeners()
+			return fmt.Errorf("could not create server TCP listening socket %s:%d: %w", addr, port, err)
+		}
+		s.listeners = append(s.listeners, ln)
+	}
+	if len(s.listeners) == 0 {
+		return errors.New("no address could be bound")
+	}
+	for _, ln := range s.listeners {
+		s.wg.Add(1)
+		go s.acceptLoop(ln)
+	}
+	s.wg.Add(1)
+	go s.runCron()
+	return nil
+}
+
+// Addrs returns the bound addresses.
+func (s *Server) Addrs() []string {
+	var out []string
+	for _, ln := range s.listeners {
+		out = append(out, ln.Addr().String())
+	}
+	return out
+}
+
+// Done is closed when the server begins to shut down (SIGTERM or SHUTDOWN).
+func (s *Server) Done() <-chan struct{} { return s.done }
+
+func (s *Server) acceptLoop(ln net.Listener) {
+	defer s.wg.Done()
+	var backoff time.Duration
+	for {
+		conn, err := ln.Accept()
+		if err != nil {
+			if s.closing.Load() {
+				return
+			}
+			// Out of file descriptors and the like: back off instead of spinning.
+			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
+			s.log.Warn("accept failed", zap.Error(err), zap.Duration("backoff", backoff))
+			time.Sleep(backoff)
+			continue
+		}
+		backoff = 0
+		s.accept(conn)
+	}
+}
+
+// accept registers a new connection, or refuses it past maxclients with Redis's error.
+func (s *Server) accept(conn net.Conn) {
+	s.stats.connectionsReceived.Add(1)
+	if tcp, ok := conn.(*net.TCPConn); ok {
+		_ = tcp.SetNoDelay(true)
+		if ka := s.cfg.TCPKeepAlive(); ka > 0 {
+			_ = tcp.SetKeepAliveConfig(net.KeepAliveConfig{Enable: true, Idle: ka, Interval: ka / 3, Count: 3})
+		}
+	}
+	if s.connected.Load() >= int64(s.cfg.MaxClients()) {
+		s.stats.rejectedConnections.Add(1)
+		_, _ = conn.Write([]byte("-" + errMaxClients + "\r\n"))
+		_ = conn.Close()
+		return
+	}
+	c := newClient(s, conn, s.nextClientID.Add(1))
+	s.mu.Lock()
+	if s.closing.Load() {
+		s.mu.Unlock()
+		_ = conn.Close()
+		return
+	}
+	s.mu.clients[c.id] = c
+	s.connected.Add(1)
+	s.wg.Add(1)
+	s.mu.Unlock()
+	go c.serve()
+}
+
+// removeClient closes a client's connection and forgets it.
+func (s *Server) removeClient(c *client) {
+	_ = c.conn.Close()
+	s.mu.Lock()
+	if _, ok := s.mu.clients[c.id]; ok {
+		delete(s.mu.clients, c.id)
+		s.connected.Add(-1)
+		s.stats.closedCmds.Add(c.totCmds.Load())
+		s.stats.closedNetIn.Add(c.netIn.Load())
+		s.stats.closedNetOut.Add(c.netOut.Load())
+		s.stats.closedHits.Add(c.hits.Load())
+		s.stats.closedMisses.Add(c.misses.Load())
+	}
+	s.mu.Unlock()
+	s.wg.Done()
+}
+
+// clientsSnapshot returns the live clients (for CLIENT LIST, INFO and the cron).
+func (s *Server) clientsSnapshot() []*client {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]*client, 0, len(s.mu.clients))
+	for _, c := range s.mu.clients {
+		out = append(out, c)
+	}
+	return out
+}
+
+func (s *Server) closeListeners() {
+	for _, ln := range s.listeners {
+		_ = ln.Close()
+	}
+}
+
+// Shutdown stops accepting, closes every client and waits for their goroutines. Safe to call
+// more than once and from a client's own goroutine (SHUTDOWN), which it then does not wait for.
+func (s *Server) Shutdown() {
+	s.shutdownOnce.Do(func() {
+		s.closing.Store(true)
+		close(s.done)
+		s.closeListeners()
+		s.mu.Lock()
+		for _, c := range s.mu.clients {
+			c.killed.Store(true)
+			_ = c.conn.Close()
+		}
+		s.mu.Unlock()
+	})
+}
+
+// Wait blocks until every goroutine of the server has ended after Shutdown.
+func (s *Server) Wait() { s.wg.Wait() }
+
+// Close frees the keyspace's memory. Call after Wait.
+func (s *Server) Close() {
+	s.ks.Close()
+	s.clientArena.Close()
+}
+
+// pid is the process id, for INFO.
+var pid = os.Getpid()
