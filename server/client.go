@@ -26,55 +26,110 @@ const (
 	replyFlushThreshold = 64 << 10
 )
 
-// client is one connection. Fields are grouped by who owns them.
+// client is one connection. Fields are grouped by who owns them. What only a client being
+// served needs (parser, reply writer, read state) is in activeState, which a parked client
+// gives back, so that an idle connection costs only this struct.
 type client struct {
 	// Immutable after accept.
 	srv     *Server
 	id      int64
 	conn    net.Conn
-	raw     syscall.RawConn // nil when the connection has no file descriptor (then reads are plain)
-	addr    string
-	laddr   string
-	created time.Time
-	fd      int // -1 if unknown
+	created int64 // unix ms
+	fd      int32 // -1 if unknown
 
 	// mu is held by the client's goroutine while it reads into its private buffer and while it
 	// runs a batch; the cron TryLocks it to trim the buffers and skips a busy client.
 	mu sync.Mutex
 	// Guarded by mu.
-	parser   *querybuf.Parser
-	qb       sds.String // private query buffer in the clients' arena: an unfinished line's bytes
-	qbPeak   int        // most bytes the private buffer held or reserved since the last cron visit
-	plain    []byte     // read buffer of a connection without a raw fd
-	readBuf  []byte     // where the last read went: a shared buffer, the private one, a big argument
-	readKind readTarget
-	readN    int
-	readErr  error
-	readFn   func(fd uintptr) bool // c.readReady, made once so that no closure is allocated per read
+	*activeState                       // nil while the client is parked with nothing half-parsed
+	qb           sds.String            // private query buffer in the clients' arena: an unfinished line's bytes
+	qbPeak       int                   // most bytes the private buffer held or reserved since the last cron visit
+	readFn       func(fd uintptr) bool // c.readReady, made once so that no closure is allocated per read
 
-	// Owned by the client's goroutine.
-	w               resp.Writer
-	db              int
-	closeAfterReply bool
-	scratch         [64]byte // formatting space for handlers (integers, doubles)
-	shardIdx        []int    // shard indexes of a multi-key command, reused
+	// Owned by whoever runs the client: its goroutine, or nobody while it is parked.
+	parkDeadline int64 // unix ms when the armed read deadline fires; 0 if none is armed
+	epollArmed   bool  // the fd is registered with its readiness loop (EPOLLONESHOT)
+	db           int
 
 	// Shared with other goroutines (CLIENT LIST and KILL, INFO, the cron): atomics.
 	name            atomic.Pointer[string]
-	libName         atomic.Pointer[string]
-	libVer          atomic.Pointer[string]
-	lastInteraction atomic.Int64 // unix ms of the last read
+	lib             atomic.Pointer[libInfo] // CLIENT SETINFO
+	lastInteraction atomic.Int64            // unix ms of the last read
 	lastCmd         atomic.Pointer[command]
 	totCmds         atomic.Int64 // single writer: the client's goroutine
 	netIn, netOut   atomic.Int64 // single writer
 	sharedDB        atomic.Int32 // db, for CLIENT LIST
 	sharedProto     atomic.Int32 // protocol version, for CLIENT LIST
 	killed          atomic.Bool
-	hits, misses    atomic.Int64 // keyspace_hits and _misses; single writer
-	qbufUsed        atomic.Int64 // bytes of an unfinished command held between reads
-	qbufCap         atomic.Int64 // size of the buffers holding them
-	argvMem         atomic.Int64 // bytes held by the argument arena
-	replyBufSize    atomic.Int64 // reply buffer held between batches
+	hits, misses    atomic.Int64  // keyspace_hits and _misses; single writer
+	qbufUsed        atomic.Int64  // bytes of an unfinished command held between reads
+	qbufCap         atomic.Int64  // size of the buffers holding them
+	argvMem         atomic.Int64  // bytes held by the argument arena
+	replyBufSize    atomic.Int64  // reply buffer held between batches
+	state           atomic.Uint32 // clientActive, clientParked or clientClosed
+}
+
+// activeState is what a client needs while it is served. Guarded by the client's mu; handlers
+// reach its fields through the embedding (c.w, c.scratch).
+type activeState struct {
+	raw      syscall.RawConn // nil when the connection has no file descriptor (then reads are plain)
+	parser   querybuf.Parser
+	plain    []byte // read buffer of a connection without a raw fd
+	readBuf  []byte // where the last read went: a shared buffer, the private one, a big argument
+	readKind readTarget
+	readN    int
+	readErr  error
+	parkNow  bool // readReady found nothing to read and the client should park
+
+	w               resp.Writer
+	closeAfterReply bool
+	scratch         [64]byte // formatting space for handlers (integers, doubles)
+	shardIdx        []int    // shard indexes of a multi-key command, reused
+}
+
+// activePool recycles the active state of parked clients. A sync.Pool is right here: losing
+// an item at a GC only costs an allocation at the next wake-up.
+var activePool = sync.Pool{New: func() any { return new(activeState) }}
+
+// maxPooledArgvMem bounds the argument arena a recycled active state may keep.
+const maxPooledArgvMem = 64 << 10
+
+// attachActiveLocked gives the client an active state if it has none.
+func (c *client) attachActiveLocked() {
+	if c.activeState != nil {
+		return
+	}
+	a := activePool.Get().(*activeState)
+	a.parser.SetLimits(c.srv.parserLimits())
+	a.raw = nil
+	if sc, ok := c.conn.(syscall.Conn); ok && c.fd >= 0 {
+		a.raw, _ = sc.SyscallConn()
+	}
+	a.w.SetProto(int(c.sharedProto.Load()))
+	c.activeState = a
+}
+
+// detachActiveLocked gives the active state back when nothing is half-parsed, and reports
+// whether it did.
+func (c *client) detachActiveLocked() bool {
+	a := c.activeState
+	if a == nil {
+		return true
+	}
+	if a.parser.PendingBytes() > 0 || a.parser.NumCommands() > 0 || a.parser.BigArgSize() > 0 || len(a.plain) > 0 {
+		return false
+	}
+	a.parser.Reset()
+	if a.parser.ArgvMem() > maxPooledArgvMem {
+		a.parser = querybuf.Parser{}
+	}
+	a.w.SetBuffer(nil)
+	a.plain, a.readBuf, a.readErr, a.raw = nil, nil, nil, nil
+	a.closeAfterReply, a.parkNow = false, false
+	a.shardIdx = a.shardIdx[:0]
+	c.activeState = nil
+	activePool.Put(a)
+	return true
 }
 
 func newClient(s *Server, conn net.Conn, id int64) *client {
@@ -82,47 +137,82 @@ func newClient(s *Server, conn net.Conn, id int64) *client {
 		srv:     s,
 		id:      id,
 		conn:    conn,
-		addr:    conn.RemoteAddr().String(),
-		laddr:   conn.LocalAddr().String(),
-		created: time.Now(),
-		parser:  querybuf.NewParser(s.parserLimits()),
+		created: time.Now().UnixMilli(),
 		fd:      -1,
 	}
 	if sc, ok := conn.(syscall.Conn); ok {
 		if raw, err := sc.SyscallConn(); err == nil {
-			c.raw = raw
-			_ = raw.Control(func(f uintptr) { c.fd = int(f) })
+			_ = raw.Control(func(f uintptr) { c.fd = int32(f) })
 		}
 	}
 	c.readFn = c.readReady
 	c.sharedProto.Store(2)
-	c.lastInteraction.Store(c.created.UnixMilli())
+	c.state.Store(clientActive)
+	c.lastInteraction.Store(c.created)
 	return c
 }
+
+// libInfo is what CLIENT SETINFO set: one pointer, so that clients that never send it pay
+// for one word.
+type libInfo struct{ name, ver string }
+
+// remoteAddr and localAddr are the connection's addresses as CLIENT LIST prints them (made on
+// demand: a parked client keeps no strings).
+func (c *client) remoteAddr() string { return c.conn.RemoteAddr().String() }
+func (c *client) localAddr() string  { return c.conn.LocalAddr().String() }
 
 // serve runs the connection until it closes. One defer recovers a panic (logged, the client
 // closed; the server goes on), releases the buffers and unregisters, so every return below is
 // clean.
 func (c *client) serve() {
+	parked := false
 	defer func() {
 		if r := recover(); r != nil {
 			c.srv.log.Error("panic serving client, closing it",
 				zap.Int64("id", c.id), zap.Any("panic", r), zap.ByteString("stack", debug.Stack()))
+			parked = false
 		}
-		c.releaseBuffers()
-		c.srv.removeClient(c)
+		if !parked {
+			c.state.Store(clientClosed)
+			c.releaseBuffers()
+			c.srv.removeClient(c)
+		}
 	}()
+	c.srv.goroutines.Add(1)
+	defer c.srv.goroutines.Add(-1)
+	c.mu.Lock()
+	c.attachActiveLocked()
+	c.mu.Unlock()
 	for !c.killed.Load() {
-		if !c.readAndExecute() {
+		switch c.readAndExecute() {
+		case serveClose:
 			return
+		case servePark:
+			if c.srv.park(c) {
+				parked = true
+				return
+			}
 		}
 	}
 }
 
+// serveAction is what the serve loop does after a read.
+type serveAction uint8
+
+const (
+	serveContinue serveAction = iota
+	serveClose
+	servePark // nothing to read and idle: hand the fd to a readiness loop and end the goroutine
+)
+
 // readAndExecute waits for data holding no buffer, reads once, runs every complete command and
-// writes the replies. It returns false when the connection must close.
-func (c *client) readAndExecute() bool {
+// writes the replies. It says whether to go on, close, or park the client.
+func (c *client) readAndExecute() serveAction {
 	err := c.read()
+	if c.parkNow {
+		c.parkNow = false
+		return servePark
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	perr := c.consumeRead()
@@ -139,18 +229,19 @@ func (c *client) readAndExecute() bool {
 	}
 	c.publishBufferUse()
 	if perr != nil {
-		return c.protocolError(perr)
+		c.protocolError(perr)
+		return serveClose
 	}
 	if !c.flush() || c.closeAfterReply {
-		return false
+		return serveClose
 	}
 	if err != nil {
 		if !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) {
 			c.srv.log.Debug("client read error", zap.Int64("id", c.id), zap.Error(err))
 		}
-		return false
+		return serveClose
 	}
-	return true
+	return serveContinue
 }
 
 // executeBatch runs the parsed commands in order and then drops them.
@@ -189,7 +280,7 @@ func (c *client) execute(args querybuf.Args) {
 func (c *client) protocolError(err error) bool {
 	var pe *querybuf.ProtocolError
 	if errors.As(err, &pe) {
-		c.srv.log.Debug("protocol error", zap.Int64("id", c.id), zap.String("addr", c.addr), zap.Error(err))
+		c.srv.log.Debug("protocol error", zap.Int64("id", c.id), zap.String("addr", c.remoteAddr()), zap.Error(err))
 		c.w.Error(pe.Error())
 		c.flush()
 		return false
@@ -197,7 +288,7 @@ func (c *client) protocolError(err error) bool {
 	if errors.Is(err, querybuf.ErrQueryBufLimit) {
 		c.srv.stats.queryBufLimitDisconnections.Add(1)
 		c.srv.log.Warn("closing client that reached the query buffer limit",
-			zap.Int64("id", c.id), zap.String("addr", c.addr))
+			zap.Int64("id", c.id), zap.String("addr", c.remoteAddr()))
 		return false
 	}
 	c.srv.log.Debug("closing client", zap.Int64("id", c.id), zap.Error(err))
@@ -233,13 +324,6 @@ func (c *client) takeReplyBuffer() {
 func (c *client) getName() string {
 	if p := c.name.Load(); p != nil {
 		return *p
-	}
-	return ""
-}
-
-func loadString(p *atomic.Pointer[string]) string {
-	if s := p.Load(); s != nil {
-		return *s
 	}
 	return ""
 }

@@ -50,7 +50,9 @@ func (c *client) cronVisit(now int64) {
 	}
 	defer c.mu.Unlock()
 	c.resizeQueryBufferLocked(now)
-	c.parser.Trim()
+	if c.activeState != nil {
+		c.parser.Trim()
+	}
 	c.publishBufferUse()
 }
 

@@ -23,12 +23,12 @@ func (c *client) infoLine(o *client) string {
 	qbuf, qbufFree := o.queryBufferUse()
 	flags := "N"
 	return fmt.Sprintf("id=%d addr=%s laddr=%s fd=%d name=%s age=%d idle=%d flags=%s db=%d sub=0 psub=0 ssub=0 multi=-1 watch=0 qbuf=%d qbuf-free=%d argv-mem=%d multi-mem=0 rbs=%d rbp=0 obl=0 oll=0 omem=0 tot-mem=%d events=r cmd=%s user=default redir=-1 resp=%d lib-name=%s lib-ver=%s tot-net-in=%d tot-net-out=%d tot-cmds=%d",
-		o.id, o.addr, o.laddr, o.fdNumber(), o.getName(),
-		int64(now.Sub(o.created).Seconds()),
+		o.id, o.remoteAddr(), o.localAddr(), o.fdNumber(), o.getName(),
+		(now.UnixMilli()-o.created)/1000,
 		(now.UnixMilli()-o.lastInteraction.Load())/1000,
 		flags, o.sharedDB.Load(), qbuf, qbufFree, o.argvMem.Load(), o.replyBufSize.Load(),
 		o.totalMemory(), cmd, o.sharedProto.Load(),
-		loadString(&o.libName), loadString(&o.libVer),
+		o.libName(), o.libVer(),
 		o.netIn.Load(), o.netOut.Load(), o.totCmds.Load())
 }
 
@@ -55,7 +55,7 @@ func (o *client) totalMemory() int64 {
 }
 
 // fdNumber is the connection's file descriptor, or -1.
-func (o *client) fdNumber() int {
+func (o *client) fdNumber() int32 {
 	return o.fd
 }
 
@@ -72,9 +72,25 @@ func (s *Server) killClients(match func(*client) bool) int {
 	for _, o := range s.clientsSnapshot() {
 		if match(o) {
 			o.killed.Store(true)
-			_ = o.conn.Close()
+			if !s.closeParked(o) {
+				_ = o.conn.Close()
+			}
 			n++
 		}
 	}
 	return n
+}
+
+func (o *client) libName() string {
+	if l := o.lib.Load(); l != nil {
+		return l.name
+	}
+	return ""
+}
+
+func (o *client) libVer() string {
+	if l := o.lib.Load(); l != nil {
+		return l.ver
+	}
+	return ""
 }

@@ -1,8 +1,11 @@
 package server
 
 import (
+	"errors"
 	"io"
+	"os"
 	"syscall"
+	"time"
 
 	"github.com/kvserver/kvserver/sds"
 )
@@ -26,7 +29,33 @@ func (c *client) read() error {
 	if c.raw == nil {
 		return c.readPlainConn()
 	}
-	return c.raw.Read(c.readFn)
+	c.armParkDeadline()
+	err := c.raw.Read(c.readFn)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		// Nothing arrived for a while: park if idle long enough, else wait on.
+		c.parkDeadline = 0
+		if c.idleFor() >= parkAfterIdle {
+			c.parkNow = true
+		}
+		return nil
+	}
+	return err
+}
+
+// armParkDeadline makes sure a read deadline will end the wait once the client has been idle
+// for parkAfterIdle. It sets one only when none is pending, so an active client pays for it
+// about once per parkAfterIdle, not per read.
+func (c *client) armParkDeadline() {
+	if c.parkDeadline != 0 {
+		return
+	}
+	c.parkDeadline = max(c.lastInteraction.Load()+parkAfterIdle.Milliseconds(), time.Now().UnixMilli()+10)
+	_ = c.conn.SetReadDeadline(time.UnixMilli(c.parkDeadline))
+}
+
+// idleFor is how long since the client last sent anything.
+func (c *client) idleFor() time.Duration {
+	return time.Since(time.UnixMilli(c.lastInteraction.Load()))
 }
 
 // readReady is the RawConn.Read callback: pick a buffer, read, and report whether the wait is
@@ -38,6 +67,11 @@ func (c *client) readReady(fd uintptr) bool {
 	n, err := syscall.Read(int(fd), buf)
 	if err == syscall.EAGAIN || err == syscall.EINTR {
 		c.giveBackLocked(buf, kind)
+		// Too many client goroutines: park at once instead of waiting here.
+		if err == syscall.EAGAIN && c.srv.overGoroutineBudget() && c.parser.BigArgSize() == 0 {
+			c.parkNow = true
+			return true
+		}
 		return false
 	}
 	if err != nil || n <= 0 {
@@ -164,6 +198,9 @@ func (c *client) keepTail(rest []byte) {
 func (c *client) releaseBuffers() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.activeState == nil {
+		c.attachActiveLocked() // simplest: one path releases everything below
+	}
 	if !c.qb.IsNil() {
 		c.srv.clientArenaMu.Lock()
 		c.qb.Free(c.srv.clientArena)
@@ -173,6 +210,7 @@ func (c *client) releaseBuffers() {
 	c.parser.Reset()
 	c.plain = nil
 	c.w.SetBuffer(nil)
+	c.detachActiveLocked()
 }
 
 // publishBufferUse stores the buffer sizes that CLIENT LIST and INFO read: qbuf is the bytes of
@@ -180,6 +218,17 @@ func (c *client) releaseBuffers() {
 // received part), qbuf-free the room left beside them.
 func (c *client) publishBufferUse() {
 	a := c.srv.clientArena
+	if c.activeState == nil {
+		used, size := 0, 0
+		if !c.qb.IsNil() {
+			used, size = c.qb.Len(a), c.qb.Cap(a)
+		}
+		c.qbufUsed.Store(int64(used))
+		c.qbufCap.Store(int64(size))
+		c.argvMem.Store(0)
+		c.replyBufSize.Store(0)
+		return
+	}
 	used, size := len(c.plain), cap(c.plain)
 	if !c.qb.IsNil() {
 		used, size = c.qb.Len(a), c.qb.Cap(a)

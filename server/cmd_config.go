@@ -58,7 +58,7 @@ func configSetCommand(c *client, args querybuf.Args) {
 
 // isLocal reports whether the client connected over loopback.
 func (c *client) isLocal() bool {
-	host, _, err := net.SplitHostPort(c.addr)
+	host, _, err := net.SplitHostPort(c.remoteAddr())
 	if err != nil {
 		return false
 	}

@@ -182,9 +182,11 @@ func clientSetInfoCommand(c *client, args querybuf.Args) {
 	}
 	switch {
 	case eqFold(args.Arg(2), "lib-name"):
-		c.libName.Store(&val)
+		l := libInfo{name: val, ver: c.libVer()}
+		c.lib.Store(&l)
 	case eqFold(args.Arg(2), "lib-ver"):
-		c.libVer.Store(&val)
+		l := libInfo{name: c.libName(), ver: val}
+		c.lib.Store(&l)
 	default:
 		c.w.Error("ERR Unrecognized option '" + string(args.Arg(2)) + "'")
 		return
@@ -208,7 +210,7 @@ func clientListCommand(c *client, args querybuf.Args) {
 // clientKillCommand supports the forms clients use: CLIENT KILL ID id and CLIENT KILL addr.
 func clientKillCommand(c *client, args querybuf.Args) {
 	if args.Len() == 3 { // old form: CLIENT KILL ip:port
-		if n := c.srv.killClients(func(o *client) bool { return o.addr == string(args.Arg(2)) }); n == 0 {
+		if n := c.srv.killClients(func(o *client) bool { return o.remoteAddr() == string(args.Arg(2)) }); n == 0 {
 			c.w.Error("ERR No such client")
 			return
 		}
@@ -231,9 +233,9 @@ func clientKillCommand(c *client, args querybuf.Args) {
 			}
 			match = append(match, func(o *client) bool { return o.id == id })
 		case eqFold(args.Arg(i), "addr"):
-			match = append(match, func(o *client) bool { return o.addr == val })
+			match = append(match, func(o *client) bool { return o.remoteAddr() == val })
 		case eqFold(args.Arg(i), "laddr"):
-			match = append(match, func(o *client) bool { return o.laddr == val })
+			match = append(match, func(o *client) bool { return o.localAddr() == val })
 		case eqFold(args.Arg(i), "skipme"):
 			skip := eqFold(args.Arg(i+1), "yes")
 			match = append(match, func(o *client) bool { return !skip || o != c })

@@ -163,8 +163,8 @@ func rdbLenLen(n int) int {
 	return 9
 }
 
-// LZF as Redis builds it (liblzf 3.6's lzf_c.c with HLOG 16 and VERY_FAST): literal runs of up to 32
-// bytes, back references of 3 to 264 bytes within 8 KiB.
+// LZF as Redis builds it (liblzf 3.6's lzf_c.c with HLOG 16 and VERY_FAST): literal runs of
+// up to 32 bytes, back references of 3 to 264 bytes within 8 KiB.
 const (
 	lzfHashLog = 16
 	lzfMaxLit  = 1 << 5

@@ -139,6 +139,7 @@ func (s *Server) infoClients(b *strings.Builder) {
 	field(b, "maxclients", s.cfg.MaxClients())
 	field(b, "client_recent_max_input_buffer", maxIn)
 	field(b, "client_recent_max_output_buffer", maxOut)
+	field(b, "parked_clients", s.parkedClients()) // kvserver's own: idle clients without a goroutine
 	field(b, "blocked_clients", 0)
 	field(b, "tracking_clients", 0)
 	field(b, "clients_in_timeout_table", 0)

@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"math"
+	"runtime/debug"
 	"strings"
 
 	"github.com/kvserver/kvserver/alloc"
@@ -46,6 +47,7 @@ func keyCommands() []*command {
 		}},
 		{Name: "memory", Arity: -2, Subcommands: []*command{
 			{Name: "usage", Arity: -3, Flags: cmdReadOnly, First: 2, Last: 2, Step: 1, Proc: memoryUsageCommand},
+			{Name: "purge", Arity: 2, Proc: memoryPurgeCommand},
 		}},
 	}
 	rows = append(rows, expireCommands()...)
@@ -559,4 +561,10 @@ func tableShare(sh *shard, db int) int {
 		return 0
 	}
 	return int(table / n)
+}
+
+// memoryPurgeCommand: MEMORY PURGE — return the Go runtime's free memory to the OS.
+func memoryPurgeCommand(c *client, args querybuf.Args) {
+	debug.FreeOSMemory()
+	c.w.OK()
 }

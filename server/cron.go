@@ -19,14 +19,17 @@ const (
 // cronState is what the cron keeps between ticks. Written by the cron goroutine; the atomics
 // are read by INFO.
 type cronState struct {
-	goRuntime    atomic.Int64 // Go heap in use and stacks, from runtime/metrics
-	opsPerSec    atomic.Int64
-	nextClientID int64       // the clients cron resumes at the first client with this id or above
-	paused       atomic.Bool // DEBUG PAUSE-CRON
-	lastOpsTime  time.Time
-	lastOps      int64
-	opsSamples   [opsSamples]int64
-	opsIdx       int
+	goRuntime       atomic.Int64 // Go heap in use and stacks, from runtime/metrics
+	opsPerSec       atomic.Int64
+	nextClientID    int64       // the clients cron resumes at the first client with this id or above
+	paused          atomic.Bool // DEBUG PAUSE-CRON
+	parksAtLastFree int64       // parks counted at the last return of stacks to the OS
+	lastParkDelta   int64       // parks since then, when last seen changing
+	lastParkChange  time.Time   // when that was
+	lastOpsTime     time.Time
+	lastOps         int64
+	opsSamples      [opsSamples]int64
+	opsIdx          int
 }
 
 // runCron runs the background tasks hz times a second until shutdown.
@@ -44,6 +47,7 @@ func (s *Server) runCron() {
 			if !s.cron.paused.Load() {
 				s.cronTick(now)
 				s.clientsCron(hz)
+				s.parkedStacksCron()
 			}
 		}
 	}

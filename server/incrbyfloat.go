@@ -190,37 +190,53 @@ func (t *ldText) value() (*big.Float, bool) {
 		if top > ldOverflowExp || top <= ldQuantumExp-1 {
 			return nil, false
 		}
-		num, den, shift = mant, big.NewInt(1), t.exp
+		num, shift = mant, t.exp
 	} else {
-		digits := make([]byte, len(t.digits))
-		for i, d := range t.digits {
-			digits[i] = '0' + d
-		}
-		mant.SetString(string(digits), 10)
 		// The value lies in [10^(mag-1), 10^mag).
 		mag := t.exp + len(t.digits)
 		if mag-1 >= ldMaxDecimalMag || mag <= ldMinDecimalMag {
 			return nil, false
 		}
-		pow := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(max(t.exp, -t.exp))), nil)
-		if t.exp >= 0 {
-			num, den = mant.Mul(mant, pow), big.NewInt(1)
+		if len(t.digits) <= 19 { // fits in a uint64
+			var m uint64
+			for _, d := range t.digits {
+				m = m*10 + uint64(d)
+			}
+			mant.SetUint64(m)
 		} else {
-			num, den = mant, pow
+			digits := make([]byte, len(t.digits))
+			for i, d := range t.digits {
+				digits[i] = '0' + d
+			}
+			mant.SetString(string(digits), 10)
+		}
+		num, den = mant, nil
+		if t.exp != 0 {
+			pow := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(max(t.exp, -t.exp))), nil)
+			if t.exp > 0 {
+				num = mant.Mul(mant, pow)
+			} else {
+				den = pow
+			}
 		}
 	}
 	return roundLongDouble(num, den, shift)
 }
 
-// roundLongDouble rounds num / den × 2^shift (num, den > 0) to the nearest long double, ties
-// to even: 64 significant bits in the normal range, a multiple of 2^-16445 below it. ok is
-// false on overflow and on underflow to zero.
+// roundLongDouble rounds num / den × 2^shift (num, den > 0; den nil for 1) to the nearest
+// long double, ties to even: 64 significant bits in the normal range, a multiple of 2^-16445
+// below it. ok is false on overflow and on underflow to zero.
 func roundLongDouble(num, den *big.Int, shift int) (*big.Float, bool) {
-	var a, b big.Float
-	a.SetInt(num) // exact: the precision follows the integer
-	b.SetInt(den)
-	x := new(big.Float).SetPrec(ldPrec).Quo(&a, &b) // one correct rounding
-	x.SetMantExp(x, shift)                          // exact
+	x := ldZero()
+	if den == nil {
+		x.SetInt(num) // one correct rounding
+	} else {
+		var a, b big.Float
+		a.SetInt(num) // exact: the precision follows the integer
+		b.SetInt(den)
+		x.Quo(&a, &b) // one correct rounding
+	}
+	x.SetMantExp(x, shift) // exact
 	exp := x.MantExp(nil)
 	if exp > ldOverflowExp {
 		return nil, false
@@ -229,7 +245,10 @@ func roundLongDouble(num, den *big.Int, shift int) (*big.Float, bool) {
 		// Round at the fixed quantum instead: rounding first to 64 bits and then to the
 		// quantum could round twice.
 		q := new(big.Int).Set(num)
-		d := new(big.Int).Set(den)
+		d := big.NewInt(1)
+		if den != nil {
+			d.Set(den)
+		}
 		if s := shift - ldQuantumExp; s >= 0 {
 			q.Lsh(q, uint(s))
 		} else {

@@ -73,6 +73,10 @@ type Server struct {
 	// written under the client's lock only).
 	clientArena   *alloc.Arena
 	clientArenaMu sync.Mutex
+
+	loops      []*readinessLoop // where parked clients wait; set at Start
+	goroutines atomic.Int64     // client goroutines running
+	parks      atomic.Int64     // clients parked since start
 }
 
 // serverStats are counters INFO reports. Commands of live clients are summed from the
@@ -171,6 +175,7 @@ func (s *Server) Start() error {
 	if len(s.listeners) == 0 {
 		return errors.New("no address could be bound")
 	}
+	s.startReadinessLoops()
 	for _, ln := range s.listeners {
 		s.wg.Add(1)
 		go s.acceptLoop(ln)
@@ -238,7 +243,9 @@ func (s *Server) accept(conn net.Conn) {
 	s.connected.Add(1)
 	s.wg.Add(1)
 	s.mu.Unlock()
-	go c.serve()
+	if !s.parkNew(c) {
+		go c.serve()
+	}
 }
 
 // removeClient closes a client's connection and forgets it.
@@ -282,12 +289,12 @@ func (s *Server) Shutdown() {
 		s.closing.Store(true)
 		close(s.done)
 		s.closeListeners()
-		s.mu.Lock()
-		for _, c := range s.mu.clients {
+		for _, c := range s.clientsSnapshot() {
 			c.killed.Store(true)
-			_ = c.conn.Close()
+			if !s.closeParked(c) {
+				_ = c.conn.Close()
+			}
 		}
-		s.mu.Unlock()
 	})
 }
 
