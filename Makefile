@@ -6,7 +6,7 @@ BIN := bin/kvserver
 # selects alloc's Go-heap backend: the detector cannot see memory outside the Go heap).
 RACE_PKGS := ./alloc/... ./sds/... ./object/... ./keyspace/... ./querybuf/... ./resp/... ./glob/... ./config/... ./server/...
 
-.PHONY: all deps build run test test-unit test-race test-invariants vet bench clean
+.PHONY: all deps build run test test-unit test-race test-invariants test-e2e-race vet bench clean
 
 all: build
 
@@ -33,7 +33,12 @@ test-invariants:
 test-race:
 	$(GO) test -count=1 -race $(RACE_PKGS)
 
-test: deps build vet test-unit test-invariants test-race
+# The end-to-end tests again, against a kvserver built with the race detector: the server's
+# goroutines (clients, cron, readiness loops) under real clients.
+test-e2e-race:
+	KVSERVER_BUILD_FLAGS=-race $(GO) test -count=1 ./tests/
+
+test: deps build vet test-unit test-invariants test-race test-e2e-race
 
 bench: build
 	@scripts/deps.sh --bench

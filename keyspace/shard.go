@@ -124,8 +124,9 @@ func (s *Shard) InsertLocked(db int, key []byte, h alloc.Handle) error {
 	return s.add(d, hash, h)
 }
 
-// add indexes a new record.
+// add indexes a new record. Its LRU clock starts now, as Redis's createObject.
 func (s *Shard) add(d *database, hash uint64, h alloc.Handle) error {
+	object.SetLRU(s.arena, h, s.ks.LRUClock())
 	when, has := object.Expire(s.arena, h)
 	if has {
 		if err := d.expires.insert(ttlEntry{when, hash}); err != nil {
@@ -164,6 +165,7 @@ func (s *Shard) ReplaceLocked(db int, key []byte, h alloc.Handle) (replaced bool
 			return false, err
 		}
 	}
+	object.SetLRU(s.arena, h, s.ks.LRUClock())
 	d.keys.replaceAt(p, h)
 	if oldHas && !same {
 		s.unindexExpire(d, oldWhen, hash)

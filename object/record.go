@@ -39,6 +39,9 @@ const (
 	WriteSet WriteKind = iota
 	// WriteGrow is APPEND, SETRANGE or SETBIT: the value goes raw, with room to grow.
 	WriteGrow
+	// WriteText is a computed string (INCRBYFLOAT's result): embed when the record fits, but
+	// never int, as Redis's createStringObject.
+	WriteText
 )
 
 // ErrOOM means the arena could not provide memory.
@@ -101,12 +104,13 @@ func withExpireSlot(n int, want bool) bool {
 	return want || alloc.UsableSize(n)-n >= expireSize
 }
 
-// Embeds is the one rule for embedding a string value in its record: only SET-family writes,
+// Embeds is the one rule for embedding a string value in its record: only SET-family writes
+// (and computed strings),
 // and only when the whole record — with the expire slot if the key has an expire — fits in
 // MaxEmbeddedRecord bytes. An 18-byte key with an 85-byte value embeds (111 bytes, the 112
 // class) without an expire and with one (119 bytes, the 128 class).
 func Embeds(keyLen, valLen int, withExpire bool, kind WriteKind) bool {
-	return kind == WriteSet && recordSize(keyLen, EncEmbstr, valLen, withExpire) <= MaxEmbeddedRecord
+	return kind != WriteGrow && recordSize(keyLen, EncEmbstr, valLen, withExpire) <= MaxEmbeddedRecord
 }
 
 // record is a decoded view of a record's header: where its parts are.

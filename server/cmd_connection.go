@@ -276,7 +276,7 @@ func (c *client) helpReply(name string, lines []string) {
 		c.w.Simple(l)
 	}
 	c.w.Simple("HELP")
-	c.w.Simple("    Print this help.")
+	c.w.Simple("    Prints this help.")
 }
 
 // wrongArgs answers Redis's arity error for a command that checks its own argument count.

@@ -3,7 +3,6 @@ package server
 import (
 	"fmt"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -26,17 +25,8 @@ type debugState struct {
 	activeExpireOff atomic.Bool
 }
 
-// debugStates holds each server's debugState (a process has one server, tests several).
-var debugStates sync.Map // *Server → *debugState
-
 // debug returns the server's debugState.
-func (s *Server) debug() *debugState {
-	if v, ok := debugStates.Load(s); ok {
-		return v.(*debugState)
-	}
-	v, _ := debugStates.LoadOrStore(s, new(debugState))
-	return v.(*debugState)
-}
+func (s *Server) debug() *debugState { return &s.debugState }
 
 // activeExpireEnabled reports whether the cron removes due keys (DEBUG SET-ACTIVE-EXPIRE).
 func (s *Server) activeExpireEnabled() bool { return !s.debug().activeExpireOff.Load() }
@@ -53,6 +43,8 @@ func debugCommand(c *client, args querybuf.Args) {
 			"    Write <message> to the server log.",
 			"OBJECT <key>",
 			"    Show low level info about `key` and associated value.",
+			"PAUSE-CRON <0|1>",
+			"    Stop periodic cron job processing.",
 			"SET-ACTIVE-EXPIRE <0|1>",
 			"    Setting it to 0 disables expiring keys in background when they are not",
 			"    accessed (otherwise the Redis behavior). Setting it to 1 reenables back the",
@@ -74,10 +66,13 @@ func debugCommand(c *client, args querybuf.Args) {
 		// Redis's atoi: anything not starting with a non-zero number switches it off.
 		c.srv.debug().activeExpireOff.Store(atoi(args.Arg(2)) == 0)
 		c.w.OK()
+	case eqFold(sub, "pause-cron") && n == 3:
+		c.srv.cron.paused.Store(atoi(args.Arg(2)) != 0)
+		c.w.OK()
 	case eqFold(sub, "object") && n == 3:
 		c.debugObject(args.Arg(2))
 	default:
-		c.w.Error(fmt.Sprintf("ERR unknown subcommand or wrong number of arguments for '%.128s'. Try DEBUG HELP.", sub))
+		c.subcommandSyntaxError(args)
 	}
 }
 

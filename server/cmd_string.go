@@ -580,7 +580,7 @@ func (c *client) opIncrByFloatLocked(sh *shard, key, incrArg []byte) ([]byte, er
 		return nil, errStrNaNOrInf
 	}
 	text := appendLongDoubleHuman(c.scratch[:0], sum)
-	nh, err := object.NewString(a, key, text, expireAt, object.WriteSet)
+	nh, err := object.NewString(a, key, text, expireAt, object.WriteText)
 	if err != nil {
 		return nil, err
 	}

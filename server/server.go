@@ -62,8 +62,9 @@ type Server struct {
 	wg           sync.WaitGroup
 	shutdownOnce sync.Once
 
-	stats serverStats
-	cron  cronState
+	stats      serverStats
+	cron       cronState
+	debugState debugState // what DEBUG changed
 
 	// readPool and replyPool are the shared 16 KiB buffers clients borrow for a read and for a
 	// batch's replies.
