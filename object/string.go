@@ -57,6 +57,12 @@ func NewString(a *alloc.Arena, key, val []byte, expireMs int64, kind WriteKind) 
 	return h, err
 }
 
+// NewStringFromSds makes a raw string record of key whose value is s, which the record takes
+// over (a big argument adopted without a copy). On error s still belongs to the caller.
+func NewStringFromSds(a *alloc.Arena, key []byte, s sds.String, expireMs int64) (alloc.Handle, error) {
+	return build(a, parts{typ: TypeString, enc: EncRaw, key: key, raw: s.Handle(), expire: expireMs, hasExp: expireMs != 0})
+}
+
 // Value returns the string value of record h: a view for embstr and raw, or the int formatted
 // into scratch (whose capacity should be at least 20 to avoid allocating).
 func Value(a *alloc.Arena, h alloc.Handle, scratch []byte) []byte {

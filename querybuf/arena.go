@@ -47,8 +47,9 @@ type arena struct {
 
 // bigArg is a big argument: b is its buffer, its data followed by the two bytes read after it.
 type bigArg struct {
-	idx uint32 // its index in argEnd
-	b   []byte
+	idx   uint32 // its index in argEnd
+	token uint32 // the BigBuffers token of b; 0 for a Go-heap buffer or one taken by TakeBig
+	b     []byte
 }
 
 // Args is the argument vector of one command: a small view into the arena. It and the slices
@@ -120,6 +121,9 @@ func (p *Parser) ResetCommands() {
 	kept := 0
 	for kept < len(p.bigs) && int(p.bigs[kept].idx) < first {
 		kept++
+	}
+	for _, b := range p.bigs[:kept] {
+		p.putBig(b.token, len(b.b))
 	}
 	n := copy(p.bigs, p.bigs[kept:])
 	clear(p.bigs[n:])

@@ -27,6 +27,12 @@ var (
 	// ErrUnbalancedQuotes: an inline line has an unterminated quote, or a closing quote
 	// followed by something other than a space.
 	ErrUnbalancedQuotes = &ProtocolError{"Protocol error: unbalanced quotes in request"}
+	// ErrUnauthMultibulkLength: a client that must still authenticate announced more than
+	// UnauthMaxMultibulkLen arguments.
+	ErrUnauthMultibulkLength = &ProtocolError{"Protocol error: unauthenticated multibulk length"}
+	// ErrUnauthBulkLength: a client that must still authenticate announced an argument longer
+	// than UnauthMaxBulkLen.
+	ErrUnauthBulkLength = &ProtocolError{"Protocol error: unauthenticated bulk length"}
 )
 
 // expectedDollar holds "expected '$', got 'X'" for every byte X, built once so that the error

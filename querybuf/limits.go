@@ -23,6 +23,18 @@ const (
 
 	// DefaultQueryBufLimit is client-query-buffer-limit's default, 1gb.
 	DefaultQueryBufLimit int64 = 1 << 30
+
+	// UnauthMaxMultibulkLen is the largest "*<count>" a client that must still authenticate
+	// may send (processMultibulkBuffer's "ll > 10 && authRequired(c)"): AUTH and HELLO need
+	// no more, and a stranger cannot make the server reserve room for many arguments.
+	UnauthMaxMultibulkLen = 10
+
+	// UnauthMaxBulkLen is the longest "$<len>" such a client may send (Redis's 16384).
+	UnauthMaxBulkLen = 16384
+
+	// UnauthQueryBufLimit bounds the query buffer of such a client whatever
+	// client-query-buffer-limit says (readQueryFromClient's 1024*1024 && authRequired(c)).
+	UnauthQueryBufLimit int64 = 1 << 20
 )
 
 const (
@@ -45,6 +57,11 @@ type Limits struct {
 	// of millions of small arguments cannot grow without bound. Past it Parse returns
 	// ErrQueryBufLimit.
 	QueryBufLimit int64
+	// Unauthenticated is set while the client must still authenticate (requirepass is set and
+	// it has not sent a good AUTH): counts above UnauthMaxMultibulkLen and lengths above
+	// UnauthMaxBulkLen are protocol errors, and the query buffer limit is at most
+	// UnauthQueryBufLimit.
+	Unauthenticated bool
 }
 
 // DefaultLimits returns Redis's defaults: proto-max-bulk-len 512mb, client-query-buffer-limit 1gb.
@@ -60,8 +77,12 @@ func (l Limits) maxBulkLen() int64 {
 }
 
 func (l Limits) queryBufLimit() int64 {
-	if l.QueryBufLimit <= 0 {
-		return DefaultQueryBufLimit
+	limit := l.QueryBufLimit
+	if limit <= 0 {
+		limit = DefaultQueryBufLimit
 	}
-	return l.QueryBufLimit
+	if l.Unauthenticated {
+		limit = min(limit, UnauthQueryBufLimit)
+	}
+	return limit
 }

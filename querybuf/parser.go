@@ -29,8 +29,10 @@ type Parser struct {
 	bulkLen  int    // length of the bulk argument being read
 	bulkGot  int    // bytes of it received, the two after it included: 0 … bulkLen+2
 	big      []byte // the big argument being read, len bulkLen+2; nil for a small one
-	pending  int    // what the unfinished command holds, see PendingBytes
-	err      error  // the first error; every later call returns it
+	bigToken uint32 // big's BigBuffers token, 0 if it is on the Go heap
+	bigBufs  BigBuffers
+	pending  int   // what the unfinished command holds, see PendingBytes
+	err      error // the first error; every later call returns it
 
 	arena
 }
@@ -189,6 +191,9 @@ func (p *Parser) parseCount(line []byte) (int, error) {
 	if !ok || ll > MaxMultibulkLen {
 		return 0, ErrInvalidMultibulkLength
 	}
+	if ll > UnauthMaxMultibulkLen && p.limits.Unauthenticated {
+		return 0, ErrUnauthMultibulkLength
+	}
 	if ll <= 0 { // "*0" and "*-1" are no command
 		p.phase = phaseIdle
 		return cr + 2, nil
@@ -228,6 +233,9 @@ func (p *Parser) parseBulkHeader(rest []byte) (int, error) {
 	if !ok || ll < 0 || ll > p.limits.maxBulkLen() {
 		return 0, ErrInvalidBulkLength
 	}
+	if ll > UnauthMaxBulkLen && p.limits.Unauthenticated {
+		return 0, ErrUnauthBulkLength
+	}
 	n := cr + 2
 	if err := p.reserveArgs(1); err != nil {
 		return 0, err
@@ -242,7 +250,7 @@ func (p *Parser) parseBulkHeader(rest []byte) (int, error) {
 		if int64(p.pending)+int64(size)+int64(max(0, after-size)) > p.limits.queryBufLimit() {
 			return 0, ErrQueryBufLimit
 		}
-		p.big = make([]byte, size)
+		p.big, p.bigToken = p.getBig(size)
 		p.pending += size
 	} else if err := p.reserveFlat(p.bulkLen); err != nil {
 		return 0, err
@@ -274,9 +282,9 @@ func (p *Parser) endBulk() {
 	end := uint32(len(p.buf))
 	if p.big != nil {
 		p.bigs = grow(p.bigs, 1, minBigsCap, math.MaxInt32)
-		p.bigs = append(p.bigs, bigArg{idx: uint32(len(p.argEnd)), b: p.big})
+		p.bigs = append(p.bigs, bigArg{idx: uint32(len(p.argEnd)), token: p.bigToken, b: p.big})
 		end |= bigFlag
-		p.big = nil
+		p.big, p.bigToken = nil, 0
 	}
 	p.argEnd = append(p.argEnd, end) // room reserved by parseBulkHeader
 	p.pending += argOverhead
@@ -344,7 +352,11 @@ func (p *Parser) PendingBytes() int { return p.pending }
 func (p *Parser) Reset() {
 	p.phase, p.scanned, p.stuck = phaseIdle, 0, false
 	p.argsLeft, p.bulkLen, p.bulkGot = 0, 0, 0
-	p.big, p.pending, p.err = nil, 0, nil
+	for _, b := range p.bigs {
+		p.putBig(b.token, len(b.b))
+	}
+	p.putBig(p.bigToken, len(p.big))
+	p.big, p.bigToken, p.pending, p.err = nil, 0, 0, nil
 	clear(p.bigs)
 	p.buf, p.argEnd, p.cmdEnd, p.bigs = p.buf[:0], p.argEnd[:0], p.cmdEnd[:0], p.bigs[:0]
 }

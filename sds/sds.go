@@ -263,3 +263,21 @@ func (s String) Resize(a *alloc.Arena, size int, wouldRegrow bool) String {
 func (s String) RemoveFreeSpace(a *alloc.Arena, wouldRegrow bool) String {
 	return s.Resize(a, s.Len(a), wouldRegrow)
 }
+
+// HeaderSize is the header a string with room for n bytes has: where its contents start in its
+// allocation.
+func HeaderSize(n int) int { return headerFor(n) }
+
+// Adopt makes a string of an allocation h of allocSize bytes (the size given to Alloc) whose
+// bytes after a header of hdr bytes (HeaderSize of the room it was made for) already hold
+// length bytes of contents — a buffer a client read a big argument into, handed to a shard
+// without copying.
+func Adopt(a *alloc.Arena, h alloc.Handle, allocSize, hdr, length int) String {
+	capacity := alloc.UsableSize(allocSize) - hdr
+	if hdr == shortHeader {
+		capacity = min(capacity, shortMax)
+	}
+	s := String{h}
+	s.writeHeader(a, length, capacity, hdr)
+	return s
+}

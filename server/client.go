@@ -101,6 +101,9 @@ func (c *client) attachActiveLocked() {
 	}
 	a := activePool.Get().(*activeState)
 	a.parser.SetLimits(c.srv.parserLimits())
+	if c.fd >= 0 {
+		a.parser.SetBigBuffers(bigArgBuffers{c.srv})
+	}
 	a.raw = nil
 	if sc, ok := c.conn.(syscall.Conn); ok && c.fd >= 0 {
 		a.raw, _ = sc.SyscallConn()

@@ -258,6 +258,8 @@ func (s *Server) infoStats(b *strings.Builder) {
 	field(b, "shared_read_buffers_out", rp.Gets-rp.Puts)
 	field(b, "shared_read_buffer_fallbacks", rp.Fallbacks)
 	field(b, "client_query_buffer_reallocs", qbReallocs)
+	field(b, "big_argument_adoptions", s.stats.bigArgAdoptions.Load())
+	field(b, "big_argument_copies", s.stats.bigArgCopies.Load())
 }
 
 func (s *Server) infoReplication(b *strings.Builder) {

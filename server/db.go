@@ -42,7 +42,7 @@ func (c *client) setStringLocked(sh *shard, key, val []byte, expireAt int64) err
 		return nil
 	}
 	a := sh.Arena()
-	h, err := object.NewString(a, key, val, expireAt, object.WriteSet)
+	h, err := c.newStringRecordLocked(sh, key, val, expireAt)
 	if err != nil {
 		return err
 	}

@@ -90,6 +90,8 @@ type serverStats struct {
 	queryBufLimitDisconnections atomic.Int64
 	usedMemoryPeak              atomic.Int64
 	closedHits, closedMisses    atomic.Int64
+	bigArgAdoptions             atomic.Int64 // big values stored without a copy
+	bigArgCopies                atomic.Int64 // big values that had to be copied
 	expiredBase                 atomic.Int64 // CONFIG RESETSTAT offsets
 	hitsBase, missesBase        atomic.Int64
 }

@@ -294,3 +294,36 @@ func TestConcurrentValuesCrossingReadBoundaries(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestBigValueAdoptedWithoutCopy: a big argument read into its own buffer becomes the stored
+// value by changing owner, not by a copy (INFO's counters prove which path ran).
+func TestBigValueAdoptedWithoutCopy(t *testing.T) {
+	requireKvserver(t, "kvserver's adoption counters")
+	t.Parallel()
+	srv := startServer(t)
+	c := srv.RawConn(t)
+	value := bytes.Repeat([]byte("0123456789abcdef"), 1<<16) // 1 MiB
+	adopted := infoInt(t, srv, "stats", "big_argument_adoptions")
+	copied := infoInt(t, srv, "stats", "big_argument_copies")
+	datasetBefore := infoInt(t, srv, "memory", "used_memory_dataset")
+	c.Send(append([]byte(fmt.Sprintf("*3\r\n$3\r\nSET\r\n$3\r\nbig\r\n$%d\r\n", len(value))), append(value, '\r', '\n')...))
+	if r := c.ReadReply(); r.Str != "OK" {
+		t.Fatalf("SET: %s", formatReply(r, false))
+	}
+	if a, cp := infoInt(t, srv, "stats", "big_argument_adoptions"), infoInt(t, srv, "stats", "big_argument_copies"); a != adopted+1 || cp != copied {
+		t.Fatalf("adoptions %d→%d, copies %d→%d: the value was not adopted", adopted, a, copied, cp)
+	}
+	if grown := infoInt(t, srv, "memory", "used_memory_dataset") - datasetBefore; grown < int64(len(value)) {
+		t.Fatalf("dataset grew by %d bytes for a %d-byte value: the adopted buffer is not charged to the shard", grown, len(value))
+	}
+	if r := c.Do("GET", "big"); r.Str != string(value) {
+		t.Fatalf("GET returned %d bytes, not the value", len(r.Str))
+	}
+	if r := c.Do("APPEND", "big", "!"); r.Int != int64(len(value)+1) {
+		t.Fatalf("APPEND to the adopted value: %s", formatReply(r, false))
+	}
+	c.Do("DEL", "big")
+	if after := infoInt(t, srv, "memory", "used_memory_dataset"); after > datasetBefore+4096 {
+		t.Fatalf("dataset %d after DEL, %d before SET: the adopted value was not freed", after, datasetBefore)
+	}
+}
