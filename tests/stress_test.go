@@ -20,10 +20,14 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// TestStressChecksummedValues: many clients run SET / APPEND / SETRANGE / DEL / RENAME /
-// (P)EXPIRE / GET and friends at once on a shared set of keys, and every value any of them
-// reads is verified: whatever interleaving a correct server picks, every value it can hold is
-// self-validating, so a torn, mixed or corrupt value is caught wherever it is read.
+// TestStressChecksummedValues: 32 clients run SET (some with short PX) / APPEND / SETRANGE /
+// DEL / RENAME / PEXPIRE (0–29 ms, so keys vanish under the others) / EXPIRE / PERSIST / GET /
+// GETRANGE / STRLEN / SET GET / GETDEL / MSET / MGET / COPY at once, one command per round trip
+// or in pipelines of 2–10, on 512 shared keys (half the operations on 16 hot ones; RENAME, COPY,
+// MSET and MGET mostly across shards, RENAME now and then onto its own key). Every value any of
+// them reads is verified, and every key once more at the end: whatever interleaving a correct
+// server picks, every value it can hold is self-validating, so a torn, mixed or corrupt value
+// is caught wherever it is read.
 //
 // A value is a sequence of fixed-size blocks (stressBlock bytes), each its own record:
 //
@@ -48,8 +52,10 @@ import (
 //     SETRANGE blocks (a torn SET or APPEND leaves a run short or overlapped by another run);
 //   - hold each run in one place only, zero blocks only outside runs, and no zero block last.
 //
-// GETRANGE windows are checked the same way within the window. Bounded by operation count
-// and by time (about 10 s of load; KVSERVER_STRESS_LONG=1 runs ten times longer).
+// GETRANGE windows are checked the same way within the window; the lengths APPEND, SETRANGE
+// and STRLEN answer must be whole blocks. Bounded by operation count (2,000 per client) and by
+// time (10 s of load at most); KVSERVER_STRESS_LONG=1 runs ten times longer.
+// KVSERVER_STRESS_SEED fixes the operation mix (the interleaving stays the scheduler's).
 func TestStressChecksummedValues(t *testing.T) {
 	t.Parallel()
 	cfg := stressConfig{
@@ -69,13 +75,19 @@ func TestStressChecksummedValues(t *testing.T) {
 	srv := startServer(t)
 	ctx := context.Background()
 
-	st := &stressState{cfg: cfg, t: t}
+	st := &stressState{cfg: cfg}
 	st.keyNames = make([]string, cfg.keys)
 	for i := range st.keyNames {
 		st.keyNames[i] = "stress:" + strconv.Itoa(i)
 	}
 	deadline := time.Now().Add(cfg.duration)
 	seed := time.Now().UnixNano()
+	if s := os.Getenv("KVSERVER_STRESS_SEED"); s != "" {
+		var err error
+		if seed, err = strconv.ParseInt(s, 10, 64); err != nil {
+			t.Fatalf("KVSERVER_STRESS_SEED=%q: %v", s, err)
+		}
+	}
 	t.Logf("seed %d; %d clients × %d ops, at most %v; %d keys (%d hot)",
 		seed, cfg.clients, cfg.opsPer, cfg.duration, cfg.keys, cfg.hotKeys)
 
@@ -162,8 +174,13 @@ func TestStressChecksummedValues(t *testing.T) {
 		t.Fatal("no value was verified")
 	}
 	info := srv.Info(t, "stats")
-	t.Logf("server: expired_keys %s, keyspace_hits %s, keyspace_misses %s",
-		info["expired_keys"], info["keyspace_hits"], info["keyspace_misses"])
+	var fields []string
+	for _, f := range []string{"expired_keys", "keyspace_hits", "keyspace_misses", "big_argument_adoptions", "big_argument_copies"} {
+		if v, ok := info[f]; ok {
+			fields = append(fields, f+" "+v)
+		}
+	}
+	t.Logf("server: %s", strings.Join(fields, ", "))
 }
 
 const (
@@ -177,7 +194,8 @@ var (
 	stressMagicRun = [4]byte{'k', 'v', 'R', '1'}
 	stressMagicSR  = [4]byte{'k', 'v', 'S', '1'}
 	stressOpNames  = []string{"GET", "SET", "SET PX", "SET large", "SET GET", "GETDEL", "APPEND",
-		"SETRANGE", "GETRANGE", "STRLEN", "DEL", "RENAME", "PEXPIRE short", "EXPIRE", "PERSIST", "pipeline"}
+		"SETRANGE", "GETRANGE", "STRLEN", "DEL", "RENAME", "PEXPIRE short", "EXPIRE", "PERSIST", "MSET", "MGET",
+		"COPY", "pipeline"}
 )
 
 type stressConfig struct {
@@ -190,7 +208,6 @@ type stressConfig struct {
 
 type stressState struct {
 	cfg      stressConfig
-	t        *testing.T
 	keyNames []string
 
 	failed   atomic.Bool
@@ -360,7 +377,7 @@ func (w *stressWorker) queue(ctx context.Context, pipe redis.Pipeliner, alone bo
 		st.fail("client %d: %s %s: %v", w.id, p.name, key, err)
 		return false
 	}
-	switch r := rng.Intn(100); {
+	switch r := rng.Intn(110); {
 	case r < 22: // GET
 		p.name = "GET"
 		cmd := pipe.Get(ctx, key)
@@ -388,7 +405,11 @@ func (w *stressWorker) queue(ctx context.Context, pipe redis.Pipeliner, alone bo
 	case r < 37: // SET of a large run: 10–100 KB
 		nb := st.cfg.largeMinB + rng.Intn(st.cfg.largeMaxB-st.cfg.largeMinB+1)
 		p.name = "SET large"
-		cmd := pipe.Set(ctx, key, stressRun(w.nextID(), nb), 0)
+		var ttl time.Duration
+		if rng.Intn(4) == 0 {
+			ttl = time.Duration(1+rng.Intn(50)) * time.Millisecond
+		}
+		cmd := pipe.Set(ctx, key, stressRun(w.nextID(), nb), ttl)
 		p.cmd = cmd
 		p.check = func() {
 			if errCheck(false) && cmd.Val() != "OK" {
@@ -397,6 +418,9 @@ func (w *stressWorker) queue(ctx context.Context, pipe redis.Pipeliner, alone bo
 		}
 	case r < 40: // SET … GET: the old value is a read
 		nb := 1 + rng.Intn(8)
+		if rng.Intn(10) == 0 {
+			nb = st.cfg.largeMinB + rng.Intn(st.cfg.largeMaxB-st.cfg.largeMinB+1)
+		}
 		p.name = "SET GET"
 		cmd := pipe.SetArgs(ctx, key, stressRun(w.nextID(), nb), redis.SetArgs{Get: true})
 		p.cmd = cmd
@@ -417,7 +441,7 @@ func (w *stressWorker) queue(ctx context.Context, pipe redis.Pipeliner, alone bo
 	case r < 56: // APPEND a run
 		nb := 1 + rng.Intn(4)
 		if rng.Intn(50) == 0 {
-			nb = 100 + rng.Intn(150) // an APPEND across 16 KiB boundaries
+			nb = 100 + rng.Intn(400) // 10–50 KB: across 16 KiB boundaries, and a big argument
 		}
 		p.name = "APPEND"
 		cmd := pipe.Append(ctx, key, stressRun(w.nextID(), nb))
@@ -528,13 +552,76 @@ func (w *stressWorker) queue(ctx context.Context, pipe redis.Pipeliner, alone bo
 		cmd := pipe.Expire(ctx, key, time.Second)
 		p.cmd = cmd
 		p.check = func() { errCheck(false) }
-	default:
+	case r < 100:
 		p.name = "PERSIST"
 		cmd := pipe.Persist(ctx, key)
 		p.cmd = cmd
 		p.check = func() { errCheck(false) }
+	case r < 104: // MSET of 2–4 keys, in several shards
+		kv := []any{key, w.msetValue()}
+		for n := 1 + rng.Intn(3); n > 0; n-- {
+			kv = append(kv, w.key(), w.msetValue())
+		}
+		p.name = "MSET"
+		cmd := pipe.MSet(ctx, kv...)
+		p.cmd = cmd
+		p.check = func() {
+			if errCheck(false) && cmd.Val() != "OK" {
+				st.fail("client %d: MSET %s…: %q", w.id, key, cmd.Val())
+			}
+		}
+	case r < 108: // MGET of 2–6 keys: every value is a read
+		keys := []string{key}
+		for n := 1 + rng.Intn(5); n > 0; n-- {
+			keys = append(keys, w.key())
+		}
+		p.name = "MGET"
+		cmd := pipe.MGet(ctx, keys...)
+		p.cmd = cmd
+		p.check = func() {
+			if !errCheck(false) {
+				return
+			}
+			vals := cmd.Val()
+			if len(vals) != len(keys) {
+				st.fail("client %d: MGET of %d keys: %d values", w.id, len(keys), len(vals))
+				return
+			}
+			for i, v := range vals {
+				switch v := v.(type) {
+				case nil:
+					w.counts.nilReads++
+				case string:
+					st.verify(&w.counts, "MGET", keys[i], v, 0, true)
+				default:
+					st.fail("client %d: MGET %s: a %T", w.id, keys[i], v)
+				}
+			}
+		}
+	default: // COPY … REPLACE to another key: the value is then in both
+		dst := w.key()
+		for dst == key {
+			dst = w.key()
+		}
+		p.name = "COPY"
+		cmd := pipe.Copy(ctx, key, dst, 0, true)
+		p.cmd = cmd
+		p.check = func() {
+			if errCheck(false) && cmd.Val() != 0 && cmd.Val() != 1 {
+				st.fail("client %d: COPY %s %s = %d", w.id, key, dst, cmd.Val())
+			}
+		}
 	}
 	return p
+}
+
+// msetValue is a run for MSET: mostly small, one in eight 10–100 KB.
+func (w *stressWorker) msetValue() string {
+	nb := 1 + w.rng.Intn(8)
+	if w.rng.Intn(8) == 0 {
+		nb = w.st.cfg.largeMinB + w.rng.Intn(w.st.cfg.largeMaxB-w.st.cfg.largeMinB+1)
+	}
+	return stressRun(w.nextID(), nb)
 }
 
 // stressRun is a run of nb blocks written by one SET or APPEND.
@@ -751,8 +838,6 @@ func TestStressChecker(t *testing.T) {
 	for name, v := range torn {
 		if _, err := checkStressBlocks([]byte(v), 0, true); err == nil {
 			t.Errorf("%s: accepted", name)
-		} else {
-			t.Logf("%s: %v", name, err)
 		}
 	}
 }
