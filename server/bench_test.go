@@ -16,11 +16,13 @@ type loopConn struct {
 	written int
 }
 
-func (l *loopConn) Read(b []byte) (int, error)         { return copy(b, l.req), nil }
-func (l *loopConn) Write(b []byte) (int, error)        { l.written += len(b); return len(b), nil }
-func (l *loopConn) Close() error                       { return nil }
-func (l *loopConn) LocalAddr() net.Addr                { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 6379} }
-func (l *loopConn) RemoteAddr() net.Addr               { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 50000} }
+func (l *loopConn) Read(b []byte) (int, error)  { return copy(b, l.req), nil }
+func (l *loopConn) Write(b []byte) (int, error) { l.written += len(b); return len(b), nil }
+func (l *loopConn) Close() error                { return nil }
+func (l *loopConn) LocalAddr() net.Addr         { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 6379} }
+func (l *loopConn) RemoteAddr() net.Addr {
+	return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 50000}
+}
 func (l *loopConn) SetDeadline(t time.Time) error      { return nil }
 func (l *loopConn) SetReadDeadline(t time.Time) error  { return nil }
 func (l *loopConn) SetWriteDeadline(t time.Time) error { return nil }

@@ -67,6 +67,7 @@ type client struct {
 	argvMem         atomic.Int64  // bytes held by the argument arena
 	replyBufSize    atomic.Int64  // reply buffer held between batches
 	state           atomic.Uint32 // clientActive, clientParked or clientClosed
+	authenticated   atomic.Bool   // see auth.go; single writer
 }
 
 // activeState is what a client needs while it is served. Guarded by the client's mu; handlers
@@ -100,7 +101,7 @@ func (c *client) attachActiveLocked() {
 		return
 	}
 	a := activePool.Get().(*activeState)
-	a.parser.SetLimits(c.srv.parserLimits())
+	a.parser.SetLimits(c.parserLimits())
 	if c.fd >= 0 {
 		a.parser.SetBigBuffers(bigArgBuffers{c.srv})
 	}
@@ -152,6 +153,7 @@ func newClient(s *Server, conn net.Conn, id int64) *client {
 	c.sharedProto.Store(2)
 	c.state.Store(clientActive)
 	c.lastInteraction.Store(c.created)
+	c.initAuth()
 	return c
 }
 
@@ -262,7 +264,8 @@ func (c *client) executeBatch() {
 	c.parser.ResetCommands()
 }
 
-// execute looks a command up, checks its arity and runs it.
+// execute looks a command up, checks its arity and authentication (processCommand's order)
+// and runs it.
 func (c *client) execute(args querybuf.Args) {
 	c.totCmds.Store(c.totCmds.Load() + 1)
 	cmd, errText := c.srv.cmds.lookup(args)
@@ -274,6 +277,10 @@ func (c *client) execute(args querybuf.Args) {
 		c.w.Error(fmt.Sprintf(errWrongArgs, cmd.fullName))
 		return
 	}
+	if cmd.Flags&cmdNoAuth == 0 && c.authRequired() {
+		c.w.Error(errNoAuth)
+		return
+	}
 	c.lastCmd.Store(cmd)
 	cmd.Proc(c, args)
 }
@@ -283,15 +290,14 @@ func (c *client) execute(args querybuf.Args) {
 func (c *client) protocolError(err error) bool {
 	var pe *querybuf.ProtocolError
 	if errors.As(err, &pe) {
-		c.srv.log.Debug("protocol error", zap.Int64("id", c.id), zap.String("addr", c.remoteAddr()), zap.Error(err))
+		c.srv.logLimited(logKindProtocolError, zap.DebugLevel, "protocol error", c, zap.Error(err))
 		c.w.Error(pe.Error())
 		c.flush()
 		return false
 	}
 	if errors.Is(err, querybuf.ErrQueryBufLimit) {
 		c.srv.stats.queryBufLimitDisconnections.Add(1)
-		c.srv.log.Warn("closing client that reached the query buffer limit",
-			zap.Int64("id", c.id), zap.String("addr", c.remoteAddr()))
+		c.srv.logLimited(logKindClientLimit, zap.WarnLevel, "closing client that reached the query buffer limit", c)
 		return false
 	}
 	c.srv.log.Debug("closing client", zap.Int64("id", c.id), zap.Error(err))

@@ -52,6 +52,7 @@ func resetCommand(c *client, args querybuf.Args) {
 	c.sharedDB.Store(0)
 	c.setProto(2)
 	c.name.Store(nil)
+	c.resetAuth()
 	c.w.Simple("RESET")
 }
 
@@ -76,25 +77,29 @@ func helloCommand(c *client, args querybuf.Args) {
 		}
 		proto, next = int(v), 2
 	}
-	var setName []byte
+	var setName, user, pass []byte
 	for i := next; i < args.Len(); i++ {
 		more := args.Len() - i - 1
 		switch {
 		case eqFold(args.Arg(i), "auth") && more >= 2:
-			i += 2 // no users or passwords yet: any credentials are accepted
+			user, pass = args.Arg(i+1), args.Arg(i+2)
+			i += 2
 		case eqFold(args.Arg(i), "setname") && more >= 1:
 			setName = args.Arg(i + 1)
+			if msg := validClientName(setName); msg != "" {
+				c.w.Error(msg)
+				return
+			}
 			i++
 		default:
 			c.w.Error("Syntax error in HELLO option '" + string(args.Arg(i)) + "'")
 			return
 		}
 	}
+	if !c.helloAuthOrReply(user, pass) {
+		return
+	}
 	if setName != nil {
-		if msg := validClientName(setName); msg != "" {
-			c.w.Error(msg)
-			return
-		}
 		c.setName(setName)
 	}
 	c.setProto(proto)

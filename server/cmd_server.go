@@ -20,6 +20,7 @@ func serverCommands() []*command {
 			{Name: "info", Arity: -2, Flags: cmdLoading | cmdStale | cmdSentinel, Cats: catConnection, Proc: commandInfoCommand},
 			{Name: "list", Arity: -2, Flags: cmdLoading | cmdStale | cmdSentinel, Cats: catConnection, Proc: commandListCommand},
 			{Name: "docs", Arity: -2, Flags: cmdLoading | cmdStale | cmdSentinel, Cats: catConnection, Proc: commandDocsCommand},
+			{Name: "getkeys", Arity: -4, Flags: cmdLoading | cmdStale | cmdSentinel, Cats: catConnection, Proc: commandGetKeysCommand},
 			{Name: "help", Arity: 2, Flags: cmdLoading | cmdStale | cmdSentinel, Cats: catConnection, Proc: commandHelpCommand},
 		}},
 		{Name: "function", Arity: -2, Cats: catScripting, Subcommands: []*command{
@@ -69,19 +70,30 @@ func timeCommand(c *client, args querybuf.Args) {
 	c.w.BulkInt(int64(now.Nanosecond() / 1000))
 }
 
-// shutdownCommand: SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE] [ABORT]. There is nothing to save, so
-// the options only need to be valid. Success closes every connection without a reply.
+// shutdownCommand: SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE] [ABORT]. There is nothing to save
+// and no replica to wait for, so the options only need to be valid, and ABORT never finds a
+// shutdown in progress. Success closes every connection without a reply; the process exits 0.
 func shutdownCommand(c *client, args querybuf.Args) {
-	abort := false
+	abort, save, nosave, other := false, false, false, false
 	for i := 1; i < args.Len(); i++ {
 		switch a := args.Arg(i); {
-		case eqFold(a, "nosave"), eqFold(a, "save"), eqFold(a, "now"), eqFold(a, "force"):
+		case eqFold(a, "nosave"):
+			nosave = true
+		case eqFold(a, "save"):
+			save = true
+		case eqFold(a, "now"), eqFold(a, "force"):
+			other = true
 		case eqFold(a, "abort"):
 			abort = true
 		default:
 			c.w.Error(errSyntax)
 			return
 		}
+	}
+	// ABORT takes no other flag, and SAVE and NOSAVE exclude each other.
+	if abort && (save || nosave || other) || save && nosave {
+		c.w.Error(errSyntax)
+		return
 	}
 	if abort {
 		c.w.Error("ERR No shutdown in progress.")
@@ -196,16 +208,17 @@ func commandListCommand(c *client, args querybuf.Args) {
 	}
 }
 
-// commandDocsCommand answers an error for now: redis-cli then falls back on its own help.
-func commandDocsCommand(c *client, args querybuf.Args) {
-	c.w.Error("ERR COMMAND DOCS is not supported yet")
-}
-
 func commandHelpCommand(c *client, args querybuf.Args) {
 	c.helpReply("COMMAND", []string{
 		"(no subcommand)", "    Return details about all Redis commands.",
 		"COUNT", "    Return the total number of commands in this Redis server.",
 		"LIST", "    Return a list of all commands in this Redis server.",
 		"INFO [<command-name> ...]", "    Return details about multiple Redis commands.",
+		"    If no command names are given, documentation details for all",
+		"    commands are returned.",
+		"DOCS [<command-name> ...]", "    Return documentation details about multiple Redis commands.",
+		"    If no command names are given, documentation details for all",
+		"    commands are returned.",
+		"GETKEYS <full-command>", "    Return the keys from a full Redis command.",
 	})
 }

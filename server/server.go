@@ -37,6 +37,8 @@ type Options struct {
 	Logger     *zap.Logger
 	ConfigFile string // absolute path, "" if none
 	Executable string // absolute path of the binary
+	// LogLevel, when set, is the level of Logger, changed by CONFIG SET loglevel.
+	LogLevel *zap.AtomicLevel
 }
 
 // Server is one kvserver instance.
@@ -65,6 +67,8 @@ type Server struct {
 	stats      serverStats
 	cron       cronState
 	debugState debugState // what DEBUG changed
+
+	logThrottles [numLogKinds]logThrottle // rate limits of the messages clients cause
 
 	// readPool and replyPool are the shared 16 KiB buffers clients borrow for a read and for a
 	// batch's replies.
@@ -129,6 +133,12 @@ func New(opts Options) (*Server, error) {
 	}
 	s.mu.clients = make(map[int64]*client)
 	s.cmds = newCommandTable(s.commandFamilies()...)
+	if err := s.adjustMaxClients(); err != nil {
+		ks.Close()
+		clientArena.Close()
+		return nil, err
+	}
+	s.watchConfig(opts.LogLevel)
 	return s, nil
 }
 
@@ -143,6 +153,7 @@ func (s *Server) commandFamilies() [][]*command {
 		serverCommands(),
 		configCommands(),
 		infoCommands(),
+		authCommands(),
 	}
 }
 
@@ -211,7 +222,7 @@ func (s *Server) acceptLoop(ln net.Listener) {
 			}
 			// Out of file descriptors and the like: back off instead of spinning.
 			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
-			s.log.Warn("accept failed", zap.Error(err), zap.Duration("backoff", backoff))
+			s.logLimited(logKindAccept, zap.WarnLevel, "accept failed", nil, zap.Error(err), zap.Duration("backoff", backoff))
 			time.Sleep(backoff)
 			continue
 		}
@@ -232,6 +243,12 @@ func (s *Server) accept(conn net.Conn) {
 	if s.connected.Load() >= int64(s.cfg.MaxClients()) {
 		s.stats.rejectedConnections.Add(1)
 		_, _ = conn.Write([]byte("-" + errMaxClients + "\r\n"))
+		_ = conn.Close()
+		return
+	}
+	if protectedModeDenies(s.cfg.ProtectedMode(), s.cfg.RequirePass(), conn.RemoteAddr()) {
+		s.stats.rejectedConnections.Add(1)
+		_, _ = conn.Write([]byte(errProtectedMode))
 		_ = conn.Close()
 		return
 	}

@@ -50,10 +50,15 @@ func run(args []string) int {
 		return 1
 	}
 	if cfg.Daemonize() {
-		fmt.Fprintln(os.Stderr, "kvserver does not daemonize itself: run it in the foreground under systemd (see kvserver.service) and set 'daemonize no'")
+		fmt.Fprintln(os.Stderr, "kvserver does not daemonize itself: set 'daemonize no' and run it in the foreground under a supervisor such as systemd (see scripts/kvserver.service)")
 		return 1
 	}
-	log, err := newLogger(cfg)
+	// Redis works in dir: relative paths (logfile, pidfile, snapshots) are taken from there.
+	if err := os.Chdir(cfg.Dir()); err != nil {
+		fmt.Fprintf(os.Stderr, "Can't chdir to '%s': %v\n", cfg.Dir(), err)
+		return 1
+	}
+	log, level, err := newLogger(cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -61,9 +66,9 @@ func run(args []string) int {
 	defer func() { _ = log.Sync() }()
 
 	exe, _ := os.Executable()
-	srv, err := server.New(server.Options{Config: cfg, Logger: log, ConfigFile: cfgFile, Executable: exe})
+	srv, err := server.New(server.Options{Config: cfg, Logger: log, ConfigFile: cfgFile, Executable: exe, LogLevel: &level})
 	if err != nil {
-		log.Error("cannot create the server", zap.Error(err))
+		log.Error("cannot create the server: " + err.Error())
 		return 1
 	}
 	signal.Ignore(syscall.SIGHUP, syscall.SIGPIPE)
@@ -96,24 +101,18 @@ func run(args []string) int {
 }
 
 // newLogger makes the zap logger from loglevel and logfile (Redis's levels: debug and verbose
-// are zap's debug, notice is info, warning is warn).
-func newLogger(cfg *config.Config) (*zap.Logger, error) {
-	level := zapcore.InfoLevel
-	switch cfg.LogLevel() {
-	case "debug", "verbose":
-		level = zapcore.DebugLevel
-	case "warning":
-		level = zapcore.WarnLevel
-	case "nothing":
-		level = zapcore.FatalLevel
-	}
+// are zap's debug, notice is info, warning is warn). The level it returns is the logger's:
+// CONFIG SET loglevel changes it.
+func newLogger(cfg *config.Config) (*zap.Logger, zap.AtomicLevel, error) {
+	level := zap.NewAtomicLevelAt(server.ZapLevel(cfg.LogLevel()))
 	zc := zap.NewProductionConfig()
-	zc.Level = zap.NewAtomicLevelAt(level)
+	zc.Level = level
 	zc.Sampling = nil
 	zc.EncoderConfig.EncodeTime = zapcore.ISO8601TimeEncoder
 	zc.OutputPaths = []string{"stdout"}
 	if f := cfg.LogFile(); f != "" {
 		zc.OutputPaths = []string{f}
 	}
-	return zc.Build()
+	log, err := zc.Build()
+	return log, level, err
 }

@@ -1,0 +1,94 @@
+package server
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"net"
+
+	"github.com/kvserver/kvserver/querybuf"
+)
+
+// Authentication as Redis 7.2 does it for the default user, the only user kvserver has:
+// requirepass is the default user's password ("" means nopass). A client is authenticated
+// when it connects while no password is set, or once it sends a good AUTH or HELLO AUTH;
+// RESET takes that back. authRequired (Redis's authRequired(c)) is what the checks ask: a
+// password is set and the client has not authenticated.
+
+// Error texts of authentication, word for word as Redis 7.2 writes them.
+const (
+	errNoAuth      = "NOAUTH Authentication required."
+	errWrongPass   = "WRONGPASS invalid username-password pair or user is disabled."
+	errAuthNoPass  = "ERR AUTH <password> called without any password configured for the default user. Are you sure your configuration is correct?"
+	errHelloNoAuth = "NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO <proto> AUTH <user> <pass> option can be used to authenticate the client and select the RESP protocol version at the same time"
+)
+
+// errProtectedMode is what protected mode writes to a refused client before closing it
+// (networking.c clientAcceptHandler).
+const errProtectedMode = "-DENIED Redis is running in protected mode because protected mode is enabled and no password is set for the default user. In this mode connections are only accepted from the loopback interface. If you want to connect from external computers to Redis you may adopt one of the following solutions: 1) Just disable protected mode sending the command 'CONFIG SET protected-mode no' from the loopback interface by connecting to Redis from the same host the server is running, however MAKE SURE Redis is not publicly accessible from internet if you do so. Use CONFIG REWRITE to make this change permanent. 2) Alternatively you can just disable the protected mode by editing the Redis configuration file, and setting the protected mode option to 'no', and then restarting the server. 3) If you started the server manually just for testing, restart it with the '--protected-mode no' option. 4) Set up an authentication password for the default user. NOTE: You only need to do one of the above things in order for the server to start accepting connections from the outside.\r\n"
+
+// defaultUser is the name of the one user.
+const defaultUser = "default"
+
+// initAuth sets a new client's authentication: authenticated unless a password is set.
+func (c *client) initAuth() {
+	c.authenticated.Store(c.srv.cfg.RequirePass() == "")
+}
+
+// authRequired reports whether the client must still authenticate. An authenticated client
+// pays one atomic load.
+func (c *client) authRequired() bool {
+	return !c.authenticated.Load() && c.srv.cfg.RequirePass() != ""
+}
+
+// parserLimits are the server's protocol limits, with Redis's tighter ones while the client
+// must still authenticate.
+func (c *client) parserLimits() querybuf.Limits {
+	l := c.srv.parserLimits()
+	l.Unauthenticated = c.authRequired()
+	return l
+}
+
+// authenticate checks a user name and password as ACLAuthenticateUser does for a server with
+// only the default user: the name must be "default" (case matters), and the password must
+// equal requirepass unless none is set (nopass: any password passes). On success the client
+// is authenticated and its parser loses the unauthenticated limits. The comparison takes the
+// same time for every password of a given length (Redis compares SHA-256 digests).
+func (c *client) authenticate(user, pass []byte) bool {
+	if string(user) != defaultUser {
+		return false
+	}
+	if want := c.srv.cfg.RequirePass(); want != "" {
+		got, exp := sha256.Sum256(pass), sha256.Sum256([]byte(want))
+		if subtle.ConstantTimeCompare(got[:], exp[:]) != 1 {
+			return false
+		}
+	}
+	c.authenticated.Store(true)
+	if c.activeState != nil {
+		c.parser.SetLimits(c.parserLimits())
+	}
+	return true
+}
+
+// resetAuth is RESET's part: back to the default user, authenticated only if it has no
+// password.
+func (c *client) resetAuth() {
+	c.initAuth()
+	if c.activeState != nil {
+		c.parser.SetLimits(c.parserLimits())
+	}
+}
+
+// protectedModeDenies is clientAcceptHandler's test: protected mode is on, the default user
+// has no password, and the client is not local (loopback: 127.0.0.0/8 or ::1; a connection
+// with no IP address, such as a Unix socket, is local).
+func protectedModeDenies(protectedMode bool, requirepass string, remote net.Addr) bool {
+	if !protectedMode || requirepass != "" {
+		return false
+	}
+	tcp, ok := remote.(*net.TCPAddr)
+	if !ok {
+		return false
+	}
+	return !tcp.IP.IsLoopback()
+}

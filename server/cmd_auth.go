@@ -1,0 +1,49 @@
+package server
+
+import "github.com/kvserver/kvserver/querybuf"
+
+// authCommands is AUTH (HELLO AUTH is in helloCommand, with the connection family).
+func authCommands() []*command {
+	return []*command{
+		{Name: "auth", Arity: -2, Flags: cmdNoScript | cmdLoading | cmdStale | cmdFast | cmdNoAuth | cmdSentinel | cmdAllowBusy, Cats: catConnection, Proc: authCommand},
+	}
+}
+
+// authCommand: AUTH [username] password (acl.c authCommand). The one-argument form is for the
+// default user and is an error when it has no password; a failed AUTH leaves the client as it
+// was.
+func authCommand(c *client, args querybuf.Args) {
+	if args.Len() > 3 {
+		c.w.Error(errSyntax)
+		return
+	}
+	user, pass := []byte(defaultUser), args.Arg(1)
+	if args.Len() == 2 {
+		if c.srv.cfg.RequirePass() == "" {
+			c.w.Error(errAuthNoPass)
+			return
+		}
+	} else {
+		user, pass = args.Arg(1), args.Arg(2)
+	}
+	if !c.authenticate(user, pass) {
+		c.w.Error(errWrongPass)
+		return
+	}
+	c.w.OK()
+}
+
+// helloAuthOrReply is HELLO's authentication step, after its options are parsed: user and
+// pass are the AUTH option's (nil without it). It replies with the error and returns false
+// when HELLO must stop.
+func (c *client) helloAuthOrReply(user, pass []byte) bool {
+	if user != nil && !c.authenticate(user, pass) {
+		c.w.Error(errWrongPass)
+		return false
+	}
+	if !c.authenticated.Load() {
+		c.w.Error(errHelloNoAuth)
+		return false
+	}
+	return true
+}

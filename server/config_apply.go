@@ -1,0 +1,41 @@
+package server
+
+import (
+	"os"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+)
+
+// What CONFIG SET changes take effect through. hz is read by the cron at each tick, maxclients
+// by the accept loop at each connection, proto-max-bulk-len and client-query-buffer-limit by a
+// client's parser when it becomes active (new clients, and parked ones when they wake), and
+// requirepass by the authentication checks; the listeners below handle the rest.
+
+// ZapLevel is the zap level of a Redis loglevel: debug and verbose are zap's debug, notice is
+// info, warning is warn, and nothing logs nothing below fatal.
+func ZapLevel(loglevel string) zapcore.Level {
+	switch loglevel {
+	case "debug", "verbose":
+		return zapcore.DebugLevel
+	case "warning":
+		return zapcore.WarnLevel
+	case "nothing":
+		return zapcore.FatalLevel
+	}
+	return zapcore.InfoLevel
+}
+
+// watchConfig registers the listeners that apply a changed parameter.
+func (s *Server) watchConfig(level *zap.AtomicLevel) {
+	if level != nil {
+		s.cfg.OnChange("loglevel", func(v string) { level.SetLevel(ZapLevel(v)) })
+	}
+	// dir: the working directory, where snapshots and relative paths go (Redis chdirs when
+	// dir is set). The config package has checked that the directory exists.
+	s.cfg.OnChange("dir", func(v string) {
+		if err := os.Chdir(v); err != nil {
+			s.log.Warn("cannot change directory", zap.String("dir", v), zap.Error(err))
+		}
+	})
+}
