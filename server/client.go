@@ -88,9 +88,14 @@ type activeState struct {
 	shardIdx        []int    // shard indexes of a multi-key command, reused
 }
 
-// activePool recycles the active state of parked clients. A sync.Pool is right here: losing
-// an item at a GC only costs an allocation at the next wake-up.
-var activePool = sync.Pool{New: func() any { return new(activeState) }}
+// activePool recycles the active state of parked clients, up to activePoolSize of them: a
+// bounded free list, because 10,000 clients parking at once must not leave 10,000 states
+// behind (a sync.Pool would keep them through the next garbage collection).
+var activePool = make(chan *activeState, activePoolSize)
+
+// activePoolSize covers the clients that wake up together on a busy server; beyond it a
+// wake-up allocates, which is cheap next to the syscalls it comes with.
+const activePoolSize = 256
 
 // maxPooledArgvMem bounds the argument arena a recycled active state may keep.
 const maxPooledArgvMem = 64 << 10
@@ -100,7 +105,12 @@ func (c *client) attachActiveLocked() {
 	if c.activeState != nil {
 		return
 	}
-	a := activePool.Get().(*activeState)
+	var a *activeState
+	select {
+	case a = <-activePool:
+	default:
+		a = new(activeState)
+	}
 	a.parser.SetLimits(c.parserLimits())
 	if c.fd >= 0 {
 		a.parser.SetBigBuffers(bigArgBuffers{c.srv})
@@ -132,7 +142,10 @@ func (c *client) detachActiveLocked() bool {
 	a.closeAfterReply, a.parkNow = false, false
 	a.shardIdx = a.shardIdx[:0]
 	c.activeState = nil
-	activePool.Put(a)
+	select {
+	case activePool <- a:
+	default: // the pool is full: the collector takes it
+	}
 	return true
 }
 
