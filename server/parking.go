@@ -52,7 +52,32 @@ func (s *Server) startReadinessLoops() {
 		}
 		l := &readinessLoop{srv: s, epfd: epfd}
 		s.loops = append(s.loops, l)
+	}
+	// Woken clients beyond the goroutine budget are served by a fixed set of workers, so that
+	// a wave of wake-ups does not create (and leave behind, as the runtime keeps a dead
+	// goroutine's descriptor for reuse) one goroutine per client.
+	s.wakeQueue = make(chan *client, wakeQueueSize)
+	for range s.goroutineBudget() / 2 {
+		go s.wakeWorker()
+	}
+	for _, l := range s.loops {
+		s.loopsRunning.Add(1)
 		go l.run()
+	}
+}
+
+// wakeQueueSize bounds the clients waiting for a worker; past it a wake-up gets a goroutine.
+const wakeQueueSize = 4096
+
+// goroutineBudget is the number of client goroutines above which clients park at once.
+func (s *Server) goroutineBudget() int { return goroutinesPerP * len(s.loops) }
+
+// wakeWorker serves woken clients one after the other until the queue closes at shutdown.
+// A client served here parks again as soon as it has nothing to read (over budget), which
+// frees the worker for the next.
+func (s *Server) wakeWorker() {
+	for c := range s.wakeQueue {
+		c.serve()
 	}
 }
 
@@ -81,7 +106,7 @@ func (s *Server) parkNew(c *client) bool {
 
 // overGoroutineBudget reports whether clients should park as soon as they have nothing to read.
 func (s *Server) overGoroutineBudget() bool {
-	return len(s.loops) > 0 && s.goroutines.Load() > int64(goroutinesPerP*len(s.loops))
+	return len(s.loops) > 0 && s.goroutines.Load() > int64(s.goroutineBudget())
 }
 
 // park hands client c, whose goroutine is about to end, to its readiness loop. It reports
@@ -136,6 +161,7 @@ func (s *Server) armReadiness(c *client, registered bool) bool {
 
 // run waits for parked clients' fds and starts a goroutine for each that became readable.
 func (l *readinessLoop) run() {
+	defer l.srv.loopsRunning.Done()
 	events := make([]unix.EpollEvent, 128)
 	defer unix.Close(l.epfd)
 	for !l.srv.closing.Load() {
@@ -163,6 +189,13 @@ func (s *Server) wake(id int64) {
 	s.mu.Unlock()
 	if c == nil || !c.state.CompareAndSwap(clientParked, clientActive) {
 		return
+	}
+	if s.goroutines.Load() >= int64(s.goroutineBudget()) {
+		select {
+		case s.wakeQueue <- c:
+			return
+		default:
+		}
 	}
 	go c.serve()
 }

@@ -79,9 +79,11 @@ type Server struct {
 	clientArena   *alloc.Arena
 	clientArenaMu sync.Mutex
 
-	loops      []*readinessLoop // where parked clients wait; set at Start
-	goroutines atomic.Int64     // client goroutines running
-	parks      atomic.Int64     // clients parked since start
+	loops        []*readinessLoop // where parked clients wait; set at Start
+	loopsRunning sync.WaitGroup   // the loops' goroutines, for closing wakeQueue after them
+	wakeQueue    chan *client     // woken clients waiting for a worker (over the budget)
+	goroutines   atomic.Int64     // client goroutines running
+	parks        atomic.Int64     // clients parked since start
 }
 
 // serverStats are counters INFO reports. Commands of live clients are summed from the
@@ -314,6 +316,13 @@ func (s *Server) Shutdown() {
 			if !s.closeParked(c) {
 				_ = c.conn.Close()
 			}
+		}
+		if s.wakeQueue != nil {
+			// Only the loops send on the queue: once they are gone, the workers drain it and end.
+			go func() {
+				s.loopsRunning.Wait()
+				close(s.wakeQueue)
+			}()
 		}
 	})
 }

@@ -71,6 +71,7 @@ func run(args []string) int {
 		log.Error("cannot create the server: " + err.Error())
 		return 1
 	}
+	startProfiling(log)
 	signal.Ignore(syscall.SIGHUP, syscall.SIGPIPE)
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT)
