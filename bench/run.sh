@@ -416,7 +416,7 @@ measure_chart() {
     for size in $(seq 8 "$CHART_STEP" 512); do
       for side in "${SIDES[@]}"; do
         attempt "bytes per key with $size-byte values, ${NAME[$side]}, round $r" \
-          memory_round "$side" "$CHART_KEYS" 12 "$size" "chart_$size" "$r" 0.1 '$SIZE'
+          memory_round "$side" "$CHART_KEYS" 12 "$size" "chart_$size" "$r" 0.1 "\$SIZE"
       done
     done
   done
@@ -441,7 +441,7 @@ fmt_num() {
 }
 
 ratio() {
-  [ -n "$1" ] && [ -n "$2" ] || { echo "—"; return; }
+  if [ -z "$1" ] || [ -z "$2" ]; then echo "—"; return; fi
   awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "—"; else printf "%.2f\n", a / b }'
 }
 
@@ -537,8 +537,9 @@ rounds_table() {
 }
 
 write_report() {
-  local elapsed=$1 t chart_rel load_end
+  local elapsed=$1 t load_end chart_rel
   load_end=$(cut -d' ' -f1-3 /proc/loadavg)
+  chart_rel=$(realpath --relative-to="$(dirname "$OUT")" "$CHART")
   t=$(table)
   {
     echo "# Benchmarks: kvserver beside Redis"
@@ -561,7 +562,9 @@ write_report() {
     echo "- Connections: RSS over a fresh server's, read ${CONN_SETTLE} s after the last client spoke (\`bench/conns\`)."
     echo "- Latency: \`bench/loadgen\`, GETs of loaded keys (\`key:%012d\`, $VALUE-byte values) at Poisson arrivals,"
     echo "  $(commas "$LAT_RATE")/s over $LAT_CONNS connections for $LAT_SECS s (the first second is warmup), latency from"
-    echo "  each request's intended send time; servers restarted and loaded for each key count."
+    echo "  each request's intended send time; servers restarted and loaded for each key count. The"
+    echo "  generator's own lateness in sending (listed with every round below) shows the rounds in which"
+    echo "  the machine, not the server, set the tail: run with more ROUNDS when it is busy."
     if [ -s "$FAILURES" ]; then
       echo
       echo "## Failures"
@@ -569,7 +572,6 @@ write_report() {
       sed 's/^/- /' "$FAILURES"
     fi
     if [ -f "$CHART" ] && [ -n "$(chart_tsv)" ]; then
-      chart_rel=$(realpath --relative-to="$(dirname "$OUT")" "$CHART")
       echo
       echo "## Bytes per key against value size"
       echo

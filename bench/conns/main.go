@@ -5,7 +5,7 @@
 // again, checks every connection is still open, and prints one line of key=value figures:
 //
 //	conns -addr 127.0.0.1:6379 -pid 1234 -n 10000 -mode ping
-//	conns=10000 mode=ping rss_before=... rss_after=... per_conn_bytes=...
+//	conns=10000 mode=ping open_secs=... rss_before=... rss_after=... per_conn_bytes=...
 package main
 
 import (
@@ -38,6 +38,7 @@ func main() {
 	}
 }
 
+// run measures once; see the package comment.
 func run(addr string, pid, n int, mode string, value, sent int, settle time.Duration, dialers int) error {
 	var speak func(c net.Conn, i int) error
 	switch mode {

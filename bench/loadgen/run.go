@@ -86,7 +86,7 @@ func run(cfg config) (*result, error) {
 
 // send generates the arrivals of a Poisson process at cfg.rate and sends each as a GET of a
 // random key on a random connection (which makes each connection's arrivals Poisson too). It
-// runs on a locked OS thread so that sleepUntil can sleep precisely.
+// runs on a locked OS thread so that sleepFor can sleep precisely.
 func send(cfg config, conns []*conn, start time.Time) (*Histogram, error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
