@@ -20,7 +20,7 @@ const (
 
 	// Smallest capacities once a buffer is needed at all; from there they double. The flat
 	// minimum holds a typical SET; 16 offsets hold most commands.
-	minBufCap  = 512
+	minBufCap  = 128
 	minArgsCap = 16
 	minCmdsCap = 8
 	minBigsCap = 2

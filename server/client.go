@@ -73,14 +73,15 @@ type client struct {
 // activeState is what a client needs while it is served. Guarded by the client's mu; handlers
 // reach its fields through the embedding (c.w, c.scratch).
 type activeState struct {
-	raw      syscall.RawConn // nil when the connection has no file descriptor (then reads are plain)
-	parser   querybuf.Parser
-	plain    []byte // read buffer of a connection without a raw fd
-	readBuf  []byte // where the last read went: a shared buffer, the private one, a big argument
-	readKind readTarget
-	readN    int
-	readErr  error
-	parkNow  bool // readReady found nothing to read and the client should park
+	raw       syscall.RawConn // nil when the connection has no file descriptor (then reads are plain)
+	parser    querybuf.Parser
+	plain     []byte // read buffer of a connection without a raw fd
+	readBuf   []byte // where the last read went: a shared buffer, the private one, a big argument
+	readKind  readTarget
+	readN     int
+	readErr   error
+	parkNow   bool // readReady found nothing to read and the client should park
+	eagerPark bool // served by a wake worker: park as soon as there is nothing to read
 
 	w               resp.Writer
 	closeAfterReply bool
@@ -139,7 +140,7 @@ func (c *client) detachActiveLocked() bool {
 	}
 	a.w.SetBuffer(nil)
 	a.plain, a.readBuf, a.readErr, a.raw = nil, nil, nil, nil
-	a.closeAfterReply, a.parkNow = false, false
+	a.closeAfterReply, a.parkNow, a.eagerPark = false, false, false
 	a.shardIdx = a.shardIdx[:0]
 	c.activeState = nil
 	select {
@@ -182,7 +183,11 @@ func (c *client) localAddr() string  { return c.conn.LocalAddr().String() }
 // serve runs the connection until it closes. One defer recovers a panic (logged, the client
 // closed; the server goes on), releases the buffers and unregisters, so every return below is
 // clean.
-func (c *client) serve() {
+func (c *client) serve() { c.serveOn(false) }
+
+// serveOn is serve; onWorker says a wake worker runs it, and the client then parks as soon as
+// it has nothing to read, so that the worker is free for the next woken client.
+func (c *client) serveOn(onWorker bool) {
 	parked := false
 	defer func() {
 		if r := recover(); r != nil {
@@ -200,6 +205,7 @@ func (c *client) serve() {
 	defer c.srv.goroutines.Add(-1)
 	c.mu.Lock()
 	c.attachActiveLocked()
+	c.eagerPark = onWorker
 	c.mu.Unlock()
 	for !c.killed.Load() {
 		switch c.readAndExecute() {

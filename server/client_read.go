@@ -67,8 +67,9 @@ func (c *client) readReady(fd uintptr) bool {
 	n, err := syscall.Read(int(fd), buf)
 	if err == syscall.EAGAIN || err == syscall.EINTR {
 		c.giveBackLocked(buf, kind)
-		// Too many client goroutines: park at once instead of waiting here.
-		if err == syscall.EAGAIN && c.srv.overGoroutineBudget() && c.parser.BigArgSize() == 0 {
+		// Served by a wake worker, or too many client goroutines: park at once instead of
+		// waiting here (a big argument in progress parks too; it resumes where it was).
+		if err == syscall.EAGAIN && (c.eagerPark || c.srv.overGoroutineBudget()) {
 			c.parkNow = true
 			return true
 		}

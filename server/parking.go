@@ -77,7 +77,7 @@ func (s *Server) goroutineBudget() int { return goroutinesPerP * len(s.loops) }
 // frees the worker for the next.
 func (s *Server) wakeWorker() {
 	for c := range s.wakeQueue {
-		c.serve()
+		c.serveOn(true)
 	}
 }
 

@@ -164,3 +164,34 @@ func TestSIGTERMWithThousandsOfParkedClients(t *testing.T) {
 		t.Fatalf("exit took %v", d)
 	}
 }
+
+// TestParkedBigArgumentsResume: clients parked in the middle of a big argument (read straight
+// into its own buffer) resume when the rest arrives. Woken past the goroutine budget they are
+// served by a few workers, which must not be held by a client waiting for more of its
+// argument: all 600 complete within the usual read deadline.
+func TestParkedBigArgumentsResume(t *testing.T) {
+	requireKvserver(t, "kvserver's parked_clients")
+	t.Parallel()
+	srv := startServer(t, "--maxclients", "2000")
+	const n, size = 600, 40000
+	conns := make([]*rawConn, n)
+	for i := range conns {
+		conns[i] = srv.RawConn(t)
+		conns[i].SendString(fmt.Sprintf("*3\r\n$3\r\nSET\r\n$7\r\nbig:%03d\r\n$%d\r\n%s", i, size, strings.Repeat("x", 1000)))
+	}
+	waitFor(t, 10*time.Second, "clients in the middle of a big argument did not park", func() bool {
+		return infoInt(t, srv, "clients", "parked_clients") >= n/2
+	})
+	rest := strings.Repeat("y", size-1000) + "\r\n"
+	for _, c := range conns {
+		c.SendString(rest)
+	}
+	for i, c := range conns {
+		if r := c.ReadReply(); r.Str != "OK" {
+			t.Fatalf("client %d: %s", i, formatReply(r, false))
+		}
+	}
+	if r := conns[0].Do("STRLEN", "big:599"); r.Int != size {
+		t.Fatalf("STRLEN: %s", formatReply(r, false))
+	}
+}
