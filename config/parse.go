@@ -300,20 +300,6 @@ func enumName(values []EnumValue, v int, flags bool) string {
 	return strings.Join(names, " ")
 }
 
-// enumValue is the inverse of enumName for a canonical value.
-func enumValue(values []EnumValue, name string) int {
-	v := 0
-	for _, w := range strings.Fields(name) {
-		for _, ev := range values {
-			if ev.Name == w {
-				v |= ev.Value
-				break
-			}
-		}
-	}
-	return v
-}
-
 // Validators of String and Bool parameters: each returns Redis's reason, or "".
 
 func pathIsBaseName(s string) bool { return !strings.ContainsAny(s, `/\`) }
@@ -494,10 +480,6 @@ func parseBind(_ string, args []string) (string, string) {
 	}
 	return strings.Join(args, " "), ""
 }
-
-// clientClasses are the classes of client-output-buffer-limit in CONFIG GET order
-// (getClientTypeName: "slave", not "replica").
-var clientClasses = [...]string{"normal", "slave", "pubsub"}
 
 // parseClientOutputBufferLimit is updateClientOutputBufferLimit: groups of
 // <class> <hard> <soft> <soft seconds>; classes not named keep their limits.

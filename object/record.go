@@ -60,8 +60,6 @@ const (
 
 	flagExpireSlot = 1 << 0
 	flagExpireSet  = 1 << 1
-
-	lruMask = 1<<24 - 1
 )
 
 // lenBytes is the size of a length field beyond the fixed header: 0 when the header byte holds it.

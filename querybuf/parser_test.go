@@ -184,7 +184,7 @@ func TestErrorTexts(t *testing.T) {
 			t.Errorf("%q is not a *ProtocolError", tc.err)
 		}
 	}
-	if ExpectedDollarError('x') != ExpectedDollarError('x') {
+	if a, b := ExpectedDollarError('x'), ExpectedDollarError('x'); a != b {
 		t.Error("ExpectedDollarError allocates a new value per call")
 	}
 	var pe *ProtocolError

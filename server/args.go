@@ -33,19 +33,6 @@ func parseInt(arg []byte) (int64, bool) {
 	return v, err == nil
 }
 
-// parseFloat parses an argument as Redis's strtold-based checks do for plain decimals; it
-// reports bad input as true (Redis: "value is not a valid float").
-func parseFloat(arg []byte) (float64, bool) {
-	if len(arg) == 0 || isSpace(arg[0]) || isSpace(arg[len(arg)-1]) {
-		return 0, true
-	}
-	v, err := strconv.ParseFloat(string(arg), 64)
-	if err != nil || v != v {
-		return 0, true
-	}
-	return v, false
-}
-
 func isSpace(ch byte) bool {
 	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f'
 }

@@ -49,13 +49,12 @@ const (
 
 // Errors of the string operations (the op… functions); their texts are the replies.
 var (
-	errStrWrongType   = errors.New(errWrongType)
-	errStrNotInteger  = errors.New(errNotInteger)
-	errStrNotFloat    = errors.New(errNotFloat)
-	errStrOverflow    = errors.New(errOverflow)
-	errStrNaNOrInf    = errors.New(errNaNOrInfinity)
-	errStrTooLong     = errors.New(errStringTooLong)
-	errStrOffsetRange = errors.New(errOffsetRange)
+	errStrWrongType  = errors.New(errWrongType)
+	errStrNotInteger = errors.New(errNotInteger)
+	errStrNotFloat   = errors.New(errNotFloat)
+	errStrOverflow   = errors.New(errOverflow)
+	errStrNaNOrInf   = errors.New(errNaNOrInfinity)
+	errStrTooLong    = errors.New(errStringTooLong)
 )
 
 // replyError writes err, an operation's error: a string-family error or the keyspace's OOM.

@@ -27,12 +27,6 @@ func (c *client) lookupReadLocked(sh *shard, key []byte) (h alloc.Handle, ok boo
 	return h, ok
 }
 
-// lookupQuietLocked finds a key without touching its LRU clock or the hit counters (OBJECT,
-// MEMORY USAGE).
-func (c *client) lookupQuietLocked(sh *shard, key []byte) (alloc.Handle, bool) {
-	return sh.LookupFlagsLocked(c.db, key, keyspace.LookupNoTouch)
-}
-
 // setStringLocked stores val under key with the given expire (unix ms, 0 for none), replacing
 // any value: Redis's setKey. A time already past deletes the key instead, which is what a
 // client observes of Redis's set-then-expire.

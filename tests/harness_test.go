@@ -83,10 +83,8 @@ func buildServer(out string) error {
 		return errors.New("cannot locate the test source file")
 	}
 	root := filepath.Dir(filepath.Dir(file))
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goBin); err != nil {
-		goBin = "go"
-	}
+	// The go command that runs the tests is on the PATH (go test puts its own GOROOT/bin first).
+	goBin := "go"
 	args := append([]string{"build"}, strings.Fields(os.Getenv("KVSERVER_BUILD_FLAGS"))...)
 	cmd := exec.Command(goBin, append(args, "-o", out, "./cmd/kvserver")...)
 	cmd.Dir = root
