@@ -63,6 +63,22 @@ func NewStringFromSds(a *alloc.Arena, key []byte, s sds.String, expireMs int64) 
 	return build(a, parts{typ: TypeString, enc: EncRaw, key: key, raw: s.Handle(), expire: expireMs, hasExp: expireMs != 0})
 }
 
+// NewZeroString makes a raw string record of key holding n zero bytes, allocated exactly
+// (SETRANGE on a missing key, as Redis's sdsnewlen(NULL, n)).
+func NewZeroString(a *alloc.Arena, key []byte, n int) (alloc.Handle, error) {
+	s := sds.WithCapacity(a, n)
+	if s.IsNil() {
+		return 0, ErrOOM
+	}
+	clear(s.Spare(a)[:n])
+	s.SetLen(a, n)
+	h, err := build(a, parts{typ: TypeString, enc: EncRaw, key: key, raw: s.Handle()})
+	if err != nil {
+		s.Free(a)
+	}
+	return h, err
+}
+
 // Value returns the string value of record h: a view for embstr and raw, or the int formatted
 // into scratch (whose capacity should be at least 20 to avoid allocating).
 func Value(a *alloc.Arena, h alloc.Handle, scratch []byte) []byte {

@@ -688,18 +688,18 @@ func (c *client) opSetRangeLocked(sh *shard, key []byte, offset int64, val []byt
 		return 0, err
 	}
 	if !found {
-		// A new raw value of exactly offset+len(val) bytes, as Redis's sdsnewlen.
-		buf := make([]byte, int(offset)+len(val))
-		copy(buf[offset:], val)
-		nh, err := object.NewString(a, key, buf, 0, object.WriteGrow)
+		// A new raw value of exactly offset+len(val) zero bytes, as Redis's sdsnewlen.
+		n := int(offset) + len(val)
+		nh, err := object.NewZeroString(a, key, n)
 		if err != nil {
 			return 0, err
 		}
+		copy(object.Value(a, nh, nil)[offset:], val)
 		if err := sh.InsertLocked(c.db, key, nh); err != nil {
 			object.Free(a, nh)
 			return 0, err
 		}
-		return len(buf), nil
+		return n, nil
 	}
 	nh, n, err := object.SetRange(a, h, int(offset), val)
 	sh.UpdateLocked(c.db, key, h, nh) // the record may have moved, even on error

@@ -4,6 +4,9 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // TestStringMaxSize: a string may be proto-max-bulk-len (512 MB) long. SETRANGE at offset
@@ -15,7 +18,9 @@ func TestStringMaxSize(t *testing.T) {
 	const max = 512 << 20
 	srv := startServer(t)
 	ctx := context.Background()
-	rc := srv.Client(t)
+	// Making and zeroing 512 MB takes seconds on a loaded machine, and more under the race
+	// detector: wait for it longer than the harness's usual deadline.
+	rc := srv.Client(t, func(o *redis.Options) { o.ReadTimeout, o.WriteTimeout = 2*time.Minute, 2*time.Minute })
 	const tooLong = "ERR string exceeds maximum allowed size (proto-max-bulk-len)"
 	for _, key := range []string{"big:new", "big:old"} {
 		if key == "big:old" {
