@@ -45,6 +45,7 @@ type client struct {
 	qb           sds.String            // private query buffer in the clients' arena: an unfinished line's bytes
 	qbPeak       int                   // most bytes the private buffer held or reserved since the last cron visit
 	readFn       func(fd uintptr) bool // c.readReady, made once so that no closure is allocated per read
+	writeFn      func(fd uintptr) bool // c.writeReady, likewise
 
 	// Owned by whoever runs the client: its goroutine, or nobody while it is parked.
 	parkDeadline int64 // unix ms when the armed read deadline fires; 0 if none is armed
@@ -80,8 +81,10 @@ type activeState struct {
 	readKind  readTarget
 	readN     int
 	readErr   error
-	parkNow   bool // readReady found nothing to read and the client should park
-	eagerPark bool // served by a wake worker: park as soon as there is nothing to read
+	parkNow   bool  // readReady found nothing to read and the client should park
+	eagerPark bool  // served by a wake worker: park as soon as there is nothing to read
+	written   int   // bytes of w written by writeReady so far
+	writeErr  error // writeReady's error
 
 	w               resp.Writer
 	closeAfterReply bool
@@ -89,10 +92,10 @@ type activeState struct {
 	shardIdx        []int    // shard indexes of a multi-key command, reused
 }
 
-// activePool recycles the active state of parked clients, up to activePoolSize of them: a
-// bounded free list, because 10,000 clients parking at once must not leave 10,000 states
-// behind (a sync.Pool would keep them through the next garbage collection).
-var activePool = make(chan *activeState, activePoolSize)
+// The server's activePool recycles the active state of parked clients, up to activePoolSize of
+// them: a bounded free list, because 10,000 clients parking at once must not leave 10,000
+// states behind (a sync.Pool would keep them through the next garbage collection). It is per
+// server because a state carries the server's big-argument buffers.
 
 // activePoolSize covers the clients that wake up together on a busy server; beyond it a
 // wake-up allocates, which is cheap next to the syscalls it comes with.
@@ -108,11 +111,14 @@ func (c *client) attachActiveLocked() {
 	}
 	var a *activeState
 	select {
-	case a = <-activePool:
+	case a = <-c.srv.activePool:
 	default:
 		a = new(activeState)
 	}
 	a.parser.SetLimits(c.parserLimits())
+	// Big arguments of a connection with an fd go to the clients' arena (and may be adopted);
+	// those of one without stay on the Go heap and are copied.
+	a.parser.SetBigBuffers(nil)
 	if c.fd >= 0 {
 		a.parser.SetBigBuffers(bigArgBuffers{c.srv})
 	}
@@ -144,7 +150,7 @@ func (c *client) detachActiveLocked() bool {
 	a.shardIdx = a.shardIdx[:0]
 	c.activeState = nil
 	select {
-	case activePool <- a:
+	case c.srv.activePool <- a:
 	default: // the pool is full: the collector takes it
 	}
 	return true
@@ -164,6 +170,7 @@ func newClient(s *Server, conn net.Conn, id int64) *client {
 		}
 	}
 	c.readFn = c.readReady
+	c.writeFn = c.writeReady
 	c.sharedProto.Store(2)
 	c.state.Store(clientActive)
 	c.lastInteraction.Store(c.created)
@@ -328,7 +335,13 @@ func (c *client) protocolError(err error) bool {
 func (c *client) flush() bool {
 	ok := true
 	if c.w.Len() > 0 {
-		n, err := c.conn.Write(c.w.Bytes())
+		var n int
+		var err error
+		if c.raw != nil {
+			n, err = c.writeRaw()
+		} else {
+			n, err = c.conn.Write(c.w.Bytes())
+		}
 		c.netOut.Store(c.netOut.Load() + int64(n))
 		ok = err == nil
 	}
@@ -339,6 +352,40 @@ func (c *client) flush() bool {
 		}
 	}
 	return ok
+}
+
+// writeRaw writes the pending replies through the raw connection, waiting for the netpoller
+// when the socket buffer is full (as conn.Write does), and returns the bytes written.
+func (c *client) writeRaw() (int, error) {
+	c.written, c.writeErr = 0, nil
+	err := c.raw.Write(c.writeFn)
+	if err == nil {
+		err = c.writeErr
+	}
+	return c.written, err
+}
+
+// writeReady is the RawConn.Write callback: write what is left, and report whether the write is
+// over (false on EAGAIN: wait until the socket is writable).
+func (c *client) writeReady(fd uintptr) bool {
+	b := c.w.Bytes()
+	for c.written < len(b) {
+		n, err := rawWrite(int(fd), b[c.written:])
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err == syscall.EAGAIN:
+			return false
+		case err != nil:
+			c.writeErr = err
+			return true
+		case n == 0:
+			c.writeErr = io.ErrUnexpectedEOF // as poll.FD.Write: never loop on a write of nothing
+			return true
+		}
+		c.written += n
+	}
+	return true
 }
 
 // takeReplyBuffer borrows a reply buffer for a batch.

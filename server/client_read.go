@@ -64,7 +64,7 @@ func (c *client) readReady(fd uintptr) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	buf, kind := c.readTargetLocked()
-	n, err := syscall.Read(int(fd), buf)
+	n, err := rawRead(int(fd), buf)
 	if err == syscall.EAGAIN || err == syscall.EINTR {
 		c.giveBackLocked(buf, kind)
 		// Served by a wake worker, or too many client goroutines: park at once instead of

@@ -79,11 +79,12 @@ type Server struct {
 	clientArena   *alloc.Arena
 	clientArenaMu sync.Mutex
 
-	loops        []*readinessLoop // where parked clients wait; set at Start
-	loopsRunning sync.WaitGroup   // the loops' goroutines, for closing wakeQueue after them
-	wakeQueue    chan *client     // woken clients waiting for a worker (over the budget)
-	goroutines   atomic.Int64     // client goroutines running
-	parks        atomic.Int64     // clients parked since start
+	activePool   chan *activeState // see attachActiveLocked
+	loops        []*readinessLoop  // where parked clients wait; set at Start
+	loopsRunning sync.WaitGroup    // the loops' goroutines, for closing wakeQueue after them
+	wakeQueue    chan *client      // woken clients waiting for a worker (over the budget)
+	goroutines   atomic.Int64      // client goroutines running
+	parks        atomic.Int64      // clients parked since start
 }
 
 // serverStats are counters INFO reports. Commands of live clients are summed from the
@@ -132,6 +133,7 @@ func New(opts Options) (*Server, error) {
 		readPool:    querybuf.NewPool(2 * runtime.GOMAXPROCS(0)),
 		replyPool:   querybuf.NewPool(2 * runtime.GOMAXPROCS(0)),
 		clientArena: clientArena,
+		activePool:  make(chan *activeState, activePoolSize),
 	}
 	s.mu.clients = make(map[int64]*client)
 	s.cmds = newCommandTable(s.commandFamilies()...)
