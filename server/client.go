@@ -92,13 +92,11 @@ type activeState struct {
 	shardIdx        []int    // shard indexes of a multi-key command, reused
 }
 
-// The server's activePool recycles the active state of parked clients, up to activePoolSize of
-// them: a bounded free list, because 10,000 clients parking at once must not leave 10,000
-// states behind (a sync.Pool would keep them through the next garbage collection). It is per
-// server because a state carries the server's big-argument buffers.
-
-// activePoolSize covers the clients that wake up together on a busy server; beyond it a
-// wake-up allocates, which is cheap next to the syscalls it comes with.
+// activePoolSize bounds the server's activePool, the free list of parked clients' active
+// states: bounded, because 10,000 clients parking at once must not leave 10,000 states behind
+// (a sync.Pool would keep them through the next garbage collection), and per server, because a
+// state carries its server's big-argument buffers. It covers the clients that wake up together
+// on a busy server; beyond it a wake-up allocates, cheap next to its syscalls.
 const activePoolSize = 256
 
 // maxPooledArgvMem bounds the argument arena a recycled active state may keep.
