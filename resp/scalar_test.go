@@ -61,4 +61,9 @@ func TestBulkLarge(t *testing.T) {
 	runCases(t, []protoCase{
 		same("Bulk 100000", func(w *Writer) { w.BulkString(s) }, "$100000\r\n"+s+"\r\n"),
 	})
+	var w Writer
+	w.Bulk([]byte(s))
+	if want := len("$100000\r\n") + len(s) + 2; w.Len() != want {
+		t.Fatalf("Len after a 100,000-byte bulk: %d, want %d", w.Len(), want)
+	}
 }
