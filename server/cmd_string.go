@@ -65,6 +65,17 @@ func isString(sh *shard, h alloc.Handle) bool {
 	return object.TypeOf(sh.Arena(), h) == object.TypeString
 }
 
+// lookupStringLocked is the read lookup of the string commands: found says whether key exists;
+// ok false means it holds another type and WRONGTYPE has been replied.
+func (c *client) lookupStringLocked(sh *shard, key []byte) (h alloc.Handle, found, ok bool) {
+	h, found = c.lookupReadLocked(sh, key)
+	if found && !isString(sh, h) {
+		c.w.Error(errWrongType)
+		return h, true, false
+	}
+	return h, found, true
+}
+
 // getCommand: GET key.
 func getCommand(c *client, args querybuf.Args) {
 	key := args.Arg(1)
@@ -78,14 +89,13 @@ func getCommand(c *client, args querybuf.Args) {
 // lock), a null, or WRONGTYPE: Redis's getGenericCommand, shared by GET, GETSET, GETDEL and
 // SET…GET. It reports false on WRONGTYPE.
 func (c *client) getGenericLocked(sh *shard, key []byte) bool {
-	h, ok := c.lookupReadLocked(sh, key)
+	h, found, ok := c.lookupStringLocked(sh, key)
 	if !ok {
+		return false
+	}
+	if !found {
 		c.w.Null()
 		return true
-	}
-	if !isString(sh, h) {
-		c.w.Error(errWrongType)
-		return false
 	}
 	c.w.Bulk(object.Value(sh.Arena(), h, c.scratch[:0]))
 	return true
@@ -305,13 +315,12 @@ func getexCommand(c *client, args querybuf.Args) {
 	sh := c.srv.shardOf(key)
 	sh.Lock()
 	defer sh.Unlock()
-	h, found := c.lookupReadLocked(sh, key)
-	if !found {
-		c.w.Null()
+	h, found, ok := c.lookupStringLocked(sh, key)
+	if !ok {
 		return
 	}
-	if !isString(sh, h) {
-		c.w.Error(errWrongType)
+	if !found {
+		c.w.Null()
 		return
 	}
 	now := nowMs()
@@ -454,12 +463,11 @@ func strlenCommand(c *client, args querybuf.Args) {
 	sh := c.srv.shardOf(key)
 	sh.Lock()
 	defer sh.Unlock()
-	h, found := c.lookupReadLocked(sh, key)
+	h, found, ok := c.lookupStringLocked(sh, key)
 	switch {
+	case !ok:
 	case !found:
 		c.w.Int(0)
-	case !isString(sh, h):
-		c.w.Error(errWrongType)
 	default:
 		c.w.Int(int64(object.ValueLen(sh.Arena(), h)))
 	}
@@ -608,13 +616,12 @@ func getrangeCommand(c *client, args querybuf.Args) {
 	sh := c.srv.shardOf(key)
 	sh.Lock()
 	defer sh.Unlock()
-	h, found := c.lookupReadLocked(sh, key)
-	if !found {
-		c.w.Bulk(nil)
+	h, found, ok := c.lookupStringLocked(sh, key)
+	if !ok {
 		return
 	}
-	if !isString(sh, h) {
-		c.w.Error(errWrongType)
+	if !found {
+		c.w.Bulk(nil)
 		return
 	}
 	val := object.Value(sh.Arena(), h, c.scratch[:0])
