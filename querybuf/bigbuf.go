@@ -10,6 +10,15 @@ type BigBuffers interface {
 	Put(token uint32, n int)
 }
 
+// BigArgStage is how many of a big argument's first bytes the caller keeps, in its own buffer,
+// before they go into the argument's buffer from BigBuffers. That buffer is a fresh mapping
+// whose pages cost memory only once written, and its first write touches at least one page:
+// a connection that sent the first 5,000 bytes of a 100,000-byte SET and then waits would hold
+// two pages (8 KiB) for 5,000 bytes, where a buffer of exactly the received bytes holds 5 KiB.
+// So the first bytes are staged until two pages' worth have come — usually the first read has
+// more, and nothing is staged. Big arguments on the Go heap are not staged.
+const BigArgStage = 8 << 10
+
 // SetBigBuffers sets where big argument buffers come from (nil: the Go heap). Set it while no
 // big argument is held.
 func (p *Parser) SetBigBuffers(b BigBuffers) { p.bigBufs = b }

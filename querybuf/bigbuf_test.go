@@ -66,3 +66,47 @@ func TestBigBuffersTakeAndRelease(t *testing.T) {
 		t.Fatalf("after Reset: %v", f.out)
 	}
 }
+
+// TestBigArgStaging: the first bytes of a big argument from BigBuffers stay with the caller
+// until BigArgStage of them are there, then go into the buffer, where the rest is read.
+func TestBigArgStaging(t *testing.T) {
+	f := &fakeBigBuffers{out: map[uint32]int{}}
+	p := NewParser(DefaultLimits())
+	p.SetBigBuffers(f)
+	const size = 100000
+	header := fmt.Sprintf("*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$%d\r\n", size)
+	first := bytes.Repeat([]byte("a"), 5000)
+	consumed, err := p.Parse(append([]byte(header), first...))
+	if err != nil || consumed != len(header) {
+		t.Fatalf("Parse consumed %d of %d header bytes, err %v: the 5,000 bytes should be staged", consumed, len(header), err)
+	}
+	if p.BigArgSize() != size+2 || p.BigArgTail() != nil || p.BigArgGot() != 0 {
+		t.Fatalf("while staging: size %d, tail %d, got %d", p.BigArgSize(), len(p.BigArgTail()), p.BigArgGot())
+	}
+	// Staged bytes presented again with more: still under the stage, still the caller's.
+	more := append(first, bytes.Repeat([]byte("b"), 1000)...)
+	if consumed, _ := p.Parse(more); consumed != 0 {
+		t.Fatalf("consumed %d bytes below the stage", consumed)
+	}
+	more = append(more, bytes.Repeat([]byte("c"), BigArgStage)...)
+	if consumed, _ := p.Parse(more); consumed != len(more) {
+		t.Fatalf("consumed %d of %d bytes past the stage", consumed, len(more))
+	}
+	if p.BigArgGot() != len(more) || len(p.BigArgTail()) != size+2-len(more) {
+		t.Fatalf("after the stage: got %d, tail %d", p.BigArgGot(), len(p.BigArgTail()))
+	}
+	rest := append(bytes.Repeat([]byte("d"), size-len(more)), "\r\n"...)
+	copy(p.BigArgTail(), rest)
+	if err := p.BigArgAdvance(len(rest)); err != nil || p.NumCommands() != 1 {
+		t.Fatalf("advance: %v, %d commands", err, p.NumCommands())
+	}
+	want := string(more) + string(rest[:len(rest)-2])
+	if got := string(p.Command(0).Arg(2)); got != want {
+		t.Fatalf("value of %d bytes differs from the %d sent", len(got), len(want))
+	}
+	// Without BigBuffers (the Go heap) nothing is staged: the bytes go straight in.
+	q := NewParser(DefaultLimits())
+	if consumed, _ := q.Parse(append([]byte(header), first...)); consumed != len(header)+len(first) || q.BigArgGot() != len(first) {
+		t.Fatalf("Go-heap big argument: consumed %d, got %d", consumed, q.BigArgGot())
+	}
+}

@@ -30,6 +30,7 @@ type Parser struct {
 	bulkGot  int    // bytes of it received, the two after it included: 0 … bulkLen+2
 	big      []byte // the big argument being read, len bulkLen+2; nil for a small one
 	bigToken uint32 // big's BigBuffers token, 0 if it is on the Go heap
+	staging  bool   // big's first bytes stay with the caller until BigArgStage of them are there
 	bigBufs  BigBuffers
 	pending  int   // what the unfinished command holds, see PendingBytes
 	err      error // the first error; every later call returns it
@@ -46,8 +47,9 @@ func (p *Parser) SetLimits(l Limits) { p.limits = l }
 
 // Parse parses every complete command in data into the arena (see NumCommands and Command) and
 // returns how many bytes it consumed: all of them except an incomplete inline line, "*<count>"
-// line or "$<len>" line at the end. The caller keeps those bytes (at most InlineMaxSize plus
-// the last read) and presents them again, followed by what it reads next, as the start of the
+// line or "$<len>" line at the end, or the first bytes of a big argument being staged (see
+// BigArgStage). The caller keeps those bytes (at most InlineMaxSize or BigArgStage plus the
+// last read) and presents them again, followed by what it reads next, as the start of the
 // next call's data; Parse remembers how far it searched them and does not search them again.
 // Everything else is copied out — the arguments of complete commands and the part received of
 // a bulk argument in progress — so the caller may reuse data as soon as Parse returns.
@@ -251,6 +253,7 @@ func (p *Parser) parseBulkHeader(rest []byte) (int, error) {
 			return 0, ErrQueryBufLimit
 		}
 		p.big, p.bigToken = p.getBig(size)
+		p.staging = p.bigToken != 0
 		p.pending += size
 	} else if err := p.reserveFlat(p.bulkLen); err != nil {
 		return 0, err
@@ -263,6 +266,12 @@ func (p *Parser) parseBulkHeader(rest []byte) (int, error) {
 // it, and completes the argument when they are all there.
 func (p *Parser) readBulk(data []byte) int {
 	n := min(p.bulkLen+2-p.bulkGot, len(data))
+	if p.staging {
+		if n < min(BigArgStage, len(p.big)) {
+			return 0 // the caller keeps the first bytes (see BigArgStage) and presents them again
+		}
+		p.staging = false
+	}
 	if p.big != nil {
 		copy(p.big[p.bulkGot:], data[:n])
 	} else if d := min(n, p.bulkLen-p.bulkGot); d > 0 {
@@ -308,11 +317,23 @@ func (p *Parser) endCommand() {
 // its data included, or nil when none is in progress. The connection may read straight into
 // it and report the bytes with BigArgAdvance instead of passing them to Parse. The slice is
 // valid until the next call on p.
+//
+// While the argument's first bytes are staged (see BigArgStage) there is no tail: the caller
+// keeps reading into its own buffer and presents the bytes to Parse.
 func (p *Parser) BigArgTail() []byte {
-	if p.err != nil || p.big == nil {
+	if p.err != nil || p.big == nil || p.staging {
 		return nil
 	}
 	return p.big[p.bulkGot:]
+}
+
+// BigArgGot is the number of bytes of the big argument in progress in its buffer (staged bytes,
+// still the caller's, not included), or 0.
+func (p *Parser) BigArgGot() int {
+	if p.err != nil || p.big == nil {
+		return 0
+	}
+	return p.bulkGot
 }
 
 // BigArgSize is the size of the buffer of the big argument in progress (its length + 2), or 0.
@@ -356,7 +377,7 @@ func (p *Parser) Reset() {
 		p.putBig(b.token, len(b.b))
 	}
 	p.putBig(p.bigToken, len(p.big))
-	p.big, p.bigToken, p.pending, p.err = nil, 0, 0, nil
+	p.big, p.bigToken, p.pending, p.err, p.staging = nil, 0, 0, nil, false
 	clear(p.bigs)
 	p.buf, p.argEnd, p.cmdEnd, p.bigs = p.buf[:0], p.argEnd[:0], p.cmdEnd[:0], p.bigs[:0]
 }

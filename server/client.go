@@ -74,17 +74,18 @@ type client struct {
 // activeState is what a client needs while it is served. Guarded by the client's mu; handlers
 // reach its fields through the embedding (c.w, c.scratch).
 type activeState struct {
-	raw       syscall.RawConn // nil when the connection has no file descriptor (then reads are plain)
-	parser    querybuf.Parser
-	plain     []byte // read buffer of a connection without a raw fd
-	readBuf   []byte // where the last read went: a shared buffer, the private one, a big argument
-	readKind  readTarget
-	readN     int
-	readErr   error
-	parkNow   bool  // readReady found nothing to read and the client should park
-	eagerPark bool  // served by a wake worker: park as soon as there is nothing to read
-	written   int   // bytes of w written by writeReady so far
-	writeErr  error // writeReady's error
+	raw        syscall.RawConn // nil when the connection has no file descriptor (then reads are plain)
+	parser     querybuf.Parser
+	plain      []byte // read buffer of a connection without a raw fd
+	readBuf    []byte // where the last read went: a shared buffer, the private one, a big argument
+	readKind   readTarget
+	readPrefix int // private-buffer bytes a shared-buffer read left room for in front (readTargetLocked)
+	readN      int
+	readErr    error
+	parkNow    bool  // readReady found nothing to read and the client should park
+	eagerPark  bool  // served by a wake worker: park as soon as there is nothing to read
+	written    int   // bytes of w written by writeReady so far
+	writeErr   error // writeReady's error
 
 	w               resp.Writer
 	closeAfterReply bool

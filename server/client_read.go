@@ -6,6 +6,7 @@ import (
 	"os"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"github.com/kvserver/kvserver/sds"
 )
@@ -88,12 +89,20 @@ func (c *client) readReady(fd uintptr) bool {
 }
 
 // readTargetLocked picks where the next read goes: a big argument in progress reads straight
-// into its own buffer; a client with a private buffer reads into it, with room for one read
-// reserved exactly (raising the peak first, so the cron does not trim what is about to be
-// used); anyone else reads into a shared buffer.
+// into its own buffer; anyone else reads into a shared buffer — after room for the bytes its
+// private buffer holds, which consumeRead copies in front once data has come, so that a client
+// waiting in the middle of a command keeps exactly those bytes and no room reserved for a read.
+// A private buffer holding more than half a shared buffer (a long inline line) is read into
+// directly, with room for one read reserved exactly (raising the peak first, so the cron does
+// not trim what is about to be used).
 func (c *client) readTargetLocked() ([]byte, readTarget) {
 	if tail := c.parser.BigArgTail(); len(tail) > 0 {
 		return tail, readBig
+	}
+	c.readPrefix = 0
+	if !c.qb.IsNil() && c.qb.Len(c.srv.clientArena) <= maxReadPrefix {
+		c.readPrefix = c.qb.Len(c.srv.clientArena)
+		return c.srv.readPool.Get()[c.readPrefix:], readShared
 	}
 	if !c.qb.IsNil() {
 		a := c.srv.clientArena
@@ -113,8 +122,21 @@ func (c *client) readTargetLocked() ([]byte, readTarget) {
 
 func (c *client) giveBackLocked(buf []byte, kind readTarget) {
 	if kind == readShared {
-		c.srv.readPool.Put(buf)
+		c.srv.readPool.Put(unsafeSliceBefore(buf, c.readPrefix))
 	}
+}
+
+// maxReadPrefix is the most private-buffer bytes a read into a shared buffer makes room for:
+// half of it, so that the read still has half a buffer.
+const maxReadPrefix = readBufferSize / 2
+
+// unsafeSliceBefore returns b extended by n bytes before its start, which must be part of the
+// same array (a shared buffer that readTargetLocked sliced n bytes in).
+func unsafeSliceBefore(b []byte, n int) []byte {
+	if n == 0 {
+		return b
+	}
+	return unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), -n)), cap(b)+n)
 }
 
 // readPlainConn reads a connection without a raw fd into a private Go-heap buffer (a later TLS
@@ -150,12 +172,19 @@ func (c *client) consumeRead() error {
 	case readBig:
 		return c.parser.BigArgAdvance(n)
 	case readShared:
-		data := c.readBuf[:n]
+		buf := c.readBuf[:cap(c.readBuf)]
+		if c.readPrefix > 0 {
+			// The private buffer's bytes go in front of what was read (readTargetLocked).
+			buf = unsafeSliceBefore(c.readBuf, c.readPrefix)
+			copy(buf, c.qb.Bytes(c.srv.clientArena))
+			c.qb.SetLen(c.srv.clientArena, 0)
+		}
+		data := buf[:c.readPrefix+n]
 		consumed, err := c.parser.Parse(data)
 		if rest := data[consumed:]; len(rest) > 0 && err == nil {
 			c.keepTail(rest)
 		}
-		c.srv.readPool.Put(c.readBuf)
+		c.srv.readPool.Put(buf)
 		c.readBuf = nil
 		return err
 	case readPrivate:
@@ -164,6 +193,14 @@ func (c *client) consumeRead() error {
 		data := c.qb.Bytes(a)
 		consumed, err := c.parser.Parse(data)
 		c.qb.SetLen(a, copy(data, data[consumed:]))
+		if c.qb.Len(a) == 0 && c.parser.BigArgSize() > 0 {
+			// The staged start of a big argument went into its buffer, where the rest is read:
+			// the private buffer would sit empty until the cron's idle check.
+			c.srv.clientArenaMu.Lock()
+			c.qb.Free(a)
+			c.srv.clientArenaMu.Unlock()
+			c.qb = sds.String{}
+		}
 		return err
 	case readPlain:
 		data := c.plain[:len(c.plain)+n]
@@ -235,8 +272,7 @@ func (c *client) publishBufferUse() {
 		used, size = c.qb.Len(a), c.qb.Cap(a)
 	}
 	if big := c.parser.BigArgSize(); big > 0 {
-		tail := len(c.parser.BigArgTail())
-		used += big - tail
+		used += c.parser.BigArgGot()
 		size += big
 	}
 	c.qbufUsed.Store(int64(used))

@@ -148,8 +148,10 @@ func TestNoResizeLoop(t *testing.T) {
 	}
 }
 
-// TestIdlePartialCommandTrimmed: an unfinished command's buffer is trimmed to its contents
-// after more than 2 s idle, and the command completes afterwards.
+// TestIdlePartialCommandTrimmed: a short unfinished line is kept in a buffer of its size; a
+// long one (more than half a read buffer) is read into directly, with room reserved while the
+// client is active, and trimmed to its contents after more than 2 s idle; both commands
+// complete afterwards.
 func TestIdlePartialCommandTrimmed(t *testing.T) {
 	requireKvserver(t, "kvserver's CLIENT LIST figures")
 	t.Parallel()
@@ -160,16 +162,31 @@ func TestIdlePartialCommandTrimmed(t *testing.T) {
 	c.SendString("\r\nPING\r\n*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$1") // PING, then a partial line
 	c.ReadReply()
 	f := clientFields(t, srv, "partial")
-	if fieldInt(t, f, "qbuf-free") < 4096 {
-		t.Fatalf("expected room reserved while active, got qbuf-free=%s", f["qbuf-free"])
+	if f["qbuf"] != "2" || fieldInt(t, f, "qbuf-free") >= 4096 {
+		t.Fatalf("a 2-byte partial line should be kept in a buffer of about its size: %v", f)
 	}
-	waitFor(t, 5*time.Second, "idle partial command's buffer not trimmed", func() bool {
-		f := clientFields(t, srv, "partial")
-		return f["qbuf"] == "2" && fieldInt(t, f, "qbuf-free") < 4096
-	})
 	c.SendString("\r\nv\r\n")
 	if r := c.ReadReply(); r.Str != "OK" {
 		t.Fatalf("completing the command: %s", formatReply(r, false))
+	}
+
+	long := "SET k " + strings.Repeat("x", 9000)
+	c.SendString(long)
+	waitFor(t, 2*time.Second, "long inline line not held", func() bool {
+		return fieldInt(t, clientFields(t, srv, "partial"), "qbuf") == int64(len(long))
+	})
+	c.SendString("yy")
+	waitFor(t, 2*time.Second, "room not reserved for an active client's long line", func() bool {
+		f := clientFields(t, srv, "partial")
+		return fieldInt(t, f, "qbuf") == int64(len(long)+2) && fieldInt(t, f, "qbuf-free") >= 4096
+	})
+	waitFor(t, 5*time.Second, "idle partial command's buffer not trimmed", func() bool {
+		f := clientFields(t, srv, "partial")
+		return fieldInt(t, f, "qbuf") == int64(len(long)+2) && fieldInt(t, f, "qbuf-free") < 4096
+	})
+	c.SendString("\r\n")
+	if r := c.ReadReply(); r.Str != "OK" {
+		t.Fatalf("completing the inline command: %s", formatReply(r, false))
 	}
 }
 
