@@ -363,6 +363,10 @@ func (p *Parser) BigArgAdvance(n int) (err error) {
 	return nil
 }
 
+// MidCommand reports whether a command is partly parsed: the parser then holds state the next
+// bytes continue, even when it holds no bytes yet (after a "*3" line, say).
+func (p *Parser) MidCommand() bool { return p.phase != phaseIdle }
+
 // PendingBytes returns the bytes held for the unfinished command: its parsed arguments, the
 // received part of one in progress, 4 bytes of offset per argument, and a big argument's whole
 // buffer from the moment it is reserved. The caller's unparsed tail is not included. This, plus

@@ -86,6 +86,19 @@ func (w *Writer) Grow(n int) {
 	w.buf = slices.Grow(w.buf, n)
 }
 
+// Consume drops the first n encoded bytes, which the caller has sent: the rest of replies that
+// did not fit a socket stays for the next write. It panics if n is negative or greater than
+// Len(), or while a deferred length is open.
+func (w *Writer) Consume(n int) {
+	if n < 0 || n > w.Len() || w.npending > 0 {
+		panic(fmt.Sprintf("resp: Consume(%d) of %d bytes with %d deferred lengths open", n, w.Len(), w.npending))
+	}
+	w.start += n
+	if w.start == len(w.buf) {
+		w.buf, w.start = w.buf[:0], 0
+	}
+}
+
 // SetBuffer replaces the output buffer with b[:0] (nil is fine) and empties the Writer, as
 // Reset does; the old buffer is no longer referenced. It lets the owner shrink a buffer that
 // grew for one large reply, or hand the Writer a buffer from its own pool.

@@ -48,14 +48,14 @@ func benchmarkPipeline(b *testing.B, n int, cmd string) {
 	conn := &loopConn{req: req}
 	c := newClient(s, conn, 1)
 	c.mu.Lock()
-	c.attachActiveLocked()
+	c.attachActiveLocked(nil)
 	c.mu.Unlock()
-	c.readAndExecute() // first batch: the key exists, the buffers have grown
+	c.step(false) // first batch: the key exists, the buffers have grown
 	b.ReportAllocs()
 	b.SetBytes(int64(len(req)))
 	b.ResetTimer()
 	for b.Loop() {
-		if c.readAndExecute() != serveContinue {
+		if c.step(false) != serveContinue {
 			b.Fatal("client closed")
 		}
 	}

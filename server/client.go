@@ -13,6 +13,8 @@ import (
 
 	"go.uber.org/zap"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/kvserver/kvserver/querybuf"
 	"github.com/kvserver/kvserver/resp"
 	"github.com/kvserver/kvserver/sds"
@@ -33,31 +35,30 @@ type client struct {
 	// Immutable after accept.
 	srv     *Server
 	id      int64
-	conn    net.Conn
-	created int64 // unix ms
-	fd      int32 // -1 if unknown
+	conn    net.Conn // nil for a socket (fd ≥ 0): only connections without an fd use it
+	created int64    // unix ms
+	fd      int32    // -1 for a connection without one
+	peer    peerAddr // the remote address of a socket
 
-	// mu is held by the client's goroutine while it reads into its private buffer and while it
-	// runs a batch; the cron TryLocks it to trim the buffers and skips a busy client.
+	// mu is held by whoever serves the client while it reads into its private buffer and
+	// while it runs a batch; the cron TryLocks it to trim the buffers and skips a busy client.
 	mu sync.Mutex
 	// Guarded by mu.
-	*activeState                       // nil while the client is parked with nothing half-parsed
-	qb           sds.String            // private query buffer in the clients' arena: an unfinished line's bytes
-	qbPeak       int                   // most bytes the private buffer held or reserved since the last cron visit
-	readFn       func(fd uintptr) bool // c.readReady, made once so that no closure is allocated per read
-	writeFn      func(fd uintptr) bool // c.writeReady, likewise
+	*activeState            // nil while the client is parked with nothing half-parsed
+	qb           sds.String // private query buffer in the clients' arena: an unfinished line's bytes
+	qbPeak       int        // most bytes the private buffer held or reserved since the last cron visit
 
-	// Owned by whoever runs the client: its goroutine, or nobody while it is parked.
-	parkDeadline int64 // unix ms when the armed read deadline fires; 0 if none is armed
-	epollArmed   bool  // the fd is registered with its readiness loop (EPOLLONESHOT)
-	db           int
+	// Owned by whoever serves the client.
+	db      int
+	inEpoll bool // the socket is in its loop's epoll set
 
-	// Shared with other goroutines (CLIENT LIST and KILL, INFO, the cron): atomics.
+	// Shared with other goroutines (CLIENT LIST and KILL, INFO, the cron, the loop): atomics.
 	name            atomic.Pointer[string]
-	lib             atomic.Pointer[libInfo] // CLIENT SETINFO
-	lastInteraction atomic.Int64            // unix ms of the last read
+	lib             atomic.Pointer[libInfo]       // CLIENT SETINFO
+	writeWaiter     atomic.Pointer[chan struct{}] // set while its goroutine waits for the socket to drain
+	lastInteraction atomic.Int64                  // unix ms of the last read
 	lastCmd         atomic.Pointer[command]
-	totCmds         atomic.Int64 // single writer: the client's goroutine
+	totCmds         atomic.Int64 // single writer: whoever serves the client
 	netIn, netOut   atomic.Int64 // single writer
 	sharedDB        atomic.Int32 // db, for CLIENT LIST
 	sharedProto     atomic.Int32 // protocol version, for CLIENT LIST
@@ -74,18 +75,16 @@ type client struct {
 // activeState is what a client needs while it is served. Guarded by the client's mu; handlers
 // reach its fields through the embedding (c.w, c.scratch).
 type activeState struct {
-	raw        syscall.RawConn // nil when the connection has no file descriptor (then reads are plain)
 	parser     querybuf.Parser
-	plain      []byte // read buffer of a connection without a raw fd
+	plain      []byte // read buffer of a connection without an fd
 	readBuf    []byte // where the last read went: a shared buffer, the private one, a big argument
 	readKind   readTarget
 	readPrefix int // private-buffer bytes a shared-buffer read left room for in front (readTargetLocked)
 	readN      int
 	readErr    error
-	parkNow    bool  // readReady found nothing to read and the client should park
-	eagerPark  bool  // served by a wake worker: park as soon as there is nothing to read
-	written    int   // bytes of w written by writeReady so far
-	writeErr   error // writeReady's error
+	readFull   bool          // the last read filled its buffer: more may be waiting
+	nextCmd    int           // the batch's next command to run (a hand-off resumes there)
+	writable   chan struct{} // waitWritable's, made on first use
 
 	w               resp.Writer
 	closeAfterReply bool
@@ -103,16 +102,22 @@ const activePoolSize = 256
 // maxPooledArgvMem bounds the argument arena a recycled active state may keep.
 const maxPooledArgvMem = 64 << 10
 
-// attachActiveLocked gives the client an active state if it has none.
-func (c *client) attachActiveLocked() {
+// attachActiveLocked gives the client an active state if it has none: from loop l's free list
+// (nil: the server's pool), or a new one.
+func (c *client) attachActiveLocked(l *readinessLoop) {
 	if c.activeState != nil {
 		return
 	}
 	var a *activeState
-	select {
-	case a = <-c.srv.activePool:
-	default:
-		a = new(activeState)
+	if l != nil && len(l.states) > 0 {
+		a = l.states[len(l.states)-1]
+		l.states = l.states[:len(l.states)-1]
+	} else {
+		select {
+		case a = <-c.srv.activePool:
+		default:
+			a = new(activeState)
+		}
 	}
 	a.parser.SetLimits(c.parserLimits())
 	// Big arguments of a connection with an fd go to the clients' arena (and may be adopted);
@@ -121,22 +126,18 @@ func (c *client) attachActiveLocked() {
 	if c.fd >= 0 {
 		a.parser.SetBigBuffers(bigArgBuffers{c.srv})
 	}
-	a.raw = nil
-	if sc, ok := c.conn.(syscall.Conn); ok && c.fd >= 0 {
-		a.raw, _ = sc.SyscallConn()
-	}
 	a.w.SetProto(int(c.sharedProto.Load()))
 	c.activeState = a
 }
 
-// detachActiveLocked gives the active state back when nothing is half-parsed, and reports
-// whether it did.
-func (c *client) detachActiveLocked() bool {
+// detachActiveLocked gives the active state back — to loop l's free list, the server's pool,
+// or the collector — when nothing is half-parsed or unwritten, and reports whether it did.
+func (c *client) detachActiveLocked(l *readinessLoop) bool {
 	a := c.activeState
 	if a == nil {
 		return true
 	}
-	if a.parser.PendingBytes() > 0 || a.parser.NumCommands() > 0 || a.parser.BigArgSize() > 0 || len(a.plain) > 0 {
+	if a.parser.MidCommand() || a.parser.PendingBytes() > 0 || a.parser.NumCommands() > 0 || a.parser.BigArgSize() > 0 || len(a.plain) > 0 || a.w.Len() > 0 {
 		return false
 	}
 	a.parser.Reset()
@@ -144,37 +145,43 @@ func (c *client) detachActiveLocked() bool {
 		a.parser = querybuf.Parser{}
 	}
 	a.w.SetBuffer(nil)
-	a.plain, a.readBuf, a.readErr, a.raw = nil, nil, nil, nil
-	a.closeAfterReply, a.parkNow, a.eagerPark = false, false, false
+	a.plain, a.readBuf, a.readErr = nil, nil, nil
+	a.closeAfterReply, a.readFull, a.nextCmd = false, false, 0
 	a.shardIdx = a.shardIdx[:0]
 	c.activeState = nil
+	if l != nil && len(l.states) < freeStatesPerLoop {
+		l.states = append(l.states, a)
+		return true
+	}
 	select {
 	case c.srv.activePool <- a:
 	default: // the pool is full: the collector takes it
+		c.srv.parks.Add(1)
 	}
 	return true
 }
 
+// newClient makes the client of a connection without a file descriptor (served by a goroutine
+// through conn).
 func newClient(s *Server, conn net.Conn, id int64) *client {
-	c := &client{
-		srv:     s,
-		id:      id,
-		conn:    conn,
-		created: time.Now().UnixMilli(),
-		fd:      -1,
-	}
-	if sc, ok := conn.(syscall.Conn); ok {
-		if raw, err := sc.SyscallConn(); err == nil {
-			_ = raw.Control(func(f uintptr) { c.fd = int32(f) })
-		}
-	}
-	c.readFn = c.readReady
-	c.writeFn = c.writeReady
+	c := &client{srv: s, id: id, conn: conn, fd: -1}
+	c.init()
+	return c
+}
+
+// newSocketClient makes the client of an accepted socket (served by its readiness loop).
+func newSocketClient(s *Server, fd int, peer peerAddr, id int64) *client {
+	c := &client{srv: s, id: id, fd: int32(fd), peer: peer}
+	c.init()
+	return c
+}
+
+func (c *client) init() {
+	c.created = time.Now().UnixMilli()
 	c.sharedProto.Store(2)
 	c.state.Store(clientActive)
 	c.lastInteraction.Store(c.created)
 	c.initAuth()
-	return c
 }
 
 // libInfo is what CLIENT SETINFO set: one pointer, so that clients that never send it pay
@@ -183,17 +190,25 @@ type libInfo struct{ name, ver string }
 
 // remoteAddr and localAddr are the connection's addresses as CLIENT LIST prints them (made on
 // demand: a parked client keeps no strings).
-func (c *client) remoteAddr() string { return c.conn.RemoteAddr().String() }
-func (c *client) localAddr() string  { return c.conn.LocalAddr().String() }
+func (c *client) remoteAddr() string {
+	if c.conn != nil {
+		return c.conn.RemoteAddr().String()
+	}
+	return c.peer.String()
+}
 
-// serve runs the connection until it closes. One defer recovers a panic (logged, the client
-// closed; the server goes on), releases the buffers and unregisters, so every return below is
-// clean.
-func (c *client) serve() { c.serveOn(false) }
+func (c *client) localAddr() string {
+	if c.conn != nil {
+		return c.conn.LocalAddr().String()
+	}
+	return localSocketAddr(int(c.fd))
+}
 
-// serveOn is serve; onWorker says a wake worker runs it, and the client then parks as soon as
-// it has nothing to read, so that the worker is free for the next woken client.
-func (c *client) serveOn(onWorker bool) {
+// serve runs the client on a goroutine of its own: a connection without an fd for its whole
+// life, a socket handed over by its loop until it has nothing more to read (then it parks).
+// One defer recovers a panic (logged, the client closed; the server goes on) and closes the
+// client unless it parked, so every return below is clean.
+func (c *client) serve() {
 	parked := false
 	defer func() {
 		if r := recover(); r != nil {
@@ -202,19 +217,18 @@ func (c *client) serveOn(onWorker bool) {
 			parked = false
 		}
 		if !parked {
-			c.state.Store(clientClosed)
-			c.releaseBuffers()
-			c.srv.removeClient(c)
+			c.close()
 		}
 	}()
-	c.srv.goroutines.Add(1)
-	defer c.srv.goroutines.Add(-1)
 	c.mu.Lock()
-	c.attachActiveLocked()
-	c.eagerPark = onWorker
+	c.attachActiveLocked(nil)
 	c.mu.Unlock()
+	// A hand-off may come with unwritten replies and commands still to run.
+	if c.resume() == serveClose {
+		return
+	}
 	for !c.killed.Load() {
-		switch c.readAndExecute() {
+		switch c.step(false) {
 		case serveClose:
 			return
 		case servePark:
@@ -222,7 +236,38 @@ func (c *client) serveOn(onWorker bool) {
 				parked = true
 				return
 			}
+			return
 		}
+	}
+}
+
+// close closes a client its server owns (its loop or goroutine): the state says so first, so
+// that a killer leaves it alone.
+func (c *client) close() {
+	c.state.Store(clientClosed)
+	c.closeOwned()
+}
+
+// closeOwned releases a client nobody else serves: buffers, socket, registration.
+func (c *client) closeOwned() {
+	c.releaseBuffers()
+	if c.fd >= 0 {
+		c.srv.forgetFD(c)
+		_ = unix.Close(int(c.fd)) // also takes it out of its epoll set
+	} else {
+		_ = c.conn.Close()
+	}
+	c.srv.removeClient(c)
+}
+
+// shutdownSocket makes a client that someone else serves notice that it must close: reads
+// return EOF, writes fail, its loop reports it. The fd stays open until its owner closes it, so
+// it cannot be reused under the owner's feet.
+func (c *client) shutdownSocket() {
+	if c.fd >= 0 {
+		_ = unix.Shutdown(int(c.fd), unix.SHUT_RDWR)
+	} else {
+		_ = c.conn.Close()
 	}
 }
 
@@ -232,19 +277,19 @@ type serveAction uint8
 const (
 	serveContinue serveAction = iota
 	serveClose
-	servePark // nothing to read and idle: hand the fd to a readiness loop and end the goroutine
+	servePark    // nothing to read: the client waits in its loop (a goroutine gives it back)
+	serveHandoff // inline only: the rest needs a goroutine (a slow command, a full socket)
 )
 
-// readAndExecute waits for data holding no buffer, reads once, runs every complete command and
-// writes the replies. It says whether to go on, close, or park the client.
-func (c *client) readAndExecute() serveAction {
+// step reads once, runs every complete command and writes the replies. It says whether to go
+// on, close, park, or (inline, on a loop) hand the client to a goroutine.
+func (c *client) step(inline bool) serveAction {
 	err := c.read()
-	if c.parkNow {
-		c.parkNow = false
-		return servePark
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.readKind == readNone && err == nil && c.readErr == nil && c.fd >= 0 {
+		return servePark // EAGAIN
+	}
 	perr := c.consumeRead()
 	if c.readN > 0 {
 		c.netIn.Store(c.netIn.Load() + int64(c.readN))
@@ -255,14 +300,25 @@ func (c *client) readAndExecute() serveAction {
 	}
 	if c.parser.NumCommands() > 0 {
 		c.takeReplyBuffer()
-		c.executeBatch()
+		if c.executeBatch(inline) {
+			c.publishBufferUse()
+			return serveHandoff
+		}
 	}
 	c.publishBufferUse()
 	if perr != nil {
-		c.protocolError(perr)
-		return serveClose
+		if !c.protocolError(perr) {
+			return serveClose
+		}
+		c.closeAfterReply = true
 	}
-	if !c.flush() || c.closeAfterReply {
+	switch c.flush(inline) {
+	case flushFailed:
+		return serveClose
+	case flushBlocked:
+		return serveHandoff
+	}
+	if c.closeAfterReply {
 		return serveClose
 	}
 	if err != nil {
@@ -274,26 +330,69 @@ func (c *client) readAndExecute() serveAction {
 	return serveContinue
 }
 
-// executeBatch runs the parsed commands in order and then drops them.
-func (c *client) executeBatch() {
-	for i := 0; i < c.parser.NumCommands(); i++ {
-		c.execute(c.parser.Command(i))
+// resume finishes what a loop handed over: unwritten replies, then the batch's remaining
+// commands.
+func (c *client) resume() serveAction {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.w.Len() == 0 && c.parser.NumCommands() == 0 {
+		return serveContinue
+	}
+	if c.flush(false) != flushOK || c.closeAfterReply {
+		return serveClose
+	}
+	if c.parser.NumCommands() > 0 {
+		c.takeReplyBuffer()
+		c.executeBatch(false)
+		c.publishBufferUse()
+	}
+	// A protocol error after the handed-over commands (the parser keeps it): answer it now.
+	if _, perr := c.parser.Parse(nil); perr != nil && c.protocolError(perr) {
+		c.closeAfterReply = true
+	}
+	if c.flush(false) != flushOK || c.closeAfterReply {
+		return serveClose
+	}
+	return serveContinue
+}
+
+// executeBatch runs the parsed commands in order from nextCmd and then drops them. Inline, it
+// stops before a command that must not run on a loop, or when a part-way flush would block,
+// and reports true: a goroutine resumes from there.
+func (c *client) executeBatch(inline bool) (handoff bool) {
+	for c.nextCmd < c.parser.NumCommands() {
+		args := c.parser.Command(c.nextCmd)
+		cmd, errText := c.srv.cmds.lookup(args)
+		if inline && cmd != nil && !cmd.inline {
+			return true
+		}
+		c.nextCmd++
+		c.execute(cmd, errText, args)
 		if c.closeAfterReply {
 			break
 		}
-		if c.w.Len() >= replyFlushThreshold && !c.flush() {
-			c.closeAfterReply = true
-			break
+		if c.w.Len() >= replyFlushThreshold {
+			switch c.flush(inline) {
+			case flushFailed:
+				c.closeAfterReply = true
+			case flushBlocked:
+				return true
+			}
+			if c.closeAfterReply {
+				break
+			}
+			c.takeReplyBuffer()
 		}
 	}
 	c.parser.ResetCommands()
+	c.nextCmd = 0
+	return false
 }
 
 // execute looks a command up, checks its arity and authentication (processCommand's order)
 // and runs it.
-func (c *client) execute(args querybuf.Args) {
+func (c *client) execute(cmd *command, errText string, args querybuf.Args) {
 	c.totCmds.Store(c.totCmds.Load() + 1)
-	cmd, errText := c.srv.cmds.lookup(args)
 	if cmd == nil {
 		c.w.Error(errText)
 		return
@@ -310,15 +409,15 @@ func (c *client) execute(args querybuf.Args) {
 	cmd.Proc(c, args)
 }
 
-// protocolError answers a malformed request as Redis does — the error, then close — or, over
-// the query buffer limit, closes without a reply and counts it.
+// protocolError answers a malformed request as Redis does — the error, then close: it writes
+// the error and reports true, and the caller flushes and closes — or, over the query buffer
+// limit, counts it and reports false: close without a reply.
 func (c *client) protocolError(err error) bool {
 	var pe *querybuf.ProtocolError
 	if errors.As(err, &pe) {
 		c.srv.logLimited(logKindProtocolError, zap.DebugLevel, "protocol error", c, zap.Error(err))
 		c.w.Error(pe.Error())
-		c.flush()
-		return false
+		return true
 	}
 	if errors.Is(err, querybuf.ErrQueryBufLimit) {
 		c.srv.stats.queryBufLimitDisconnections.Add(1)
@@ -329,20 +428,36 @@ func (c *client) protocolError(err error) bool {
 	return false
 }
 
+// flushResult is how a flush ended.
+type flushResult uint8
+
+const (
+	flushOK      flushResult = iota
+	flushFailed              // the connection failed
+	flushBlocked             // inline only: the socket is full; the replies are still in w
+)
+
 // flush writes the pending replies and gives the reply buffer back, so that an idle client
-// holds none. It returns false if the connection failed.
-func (c *client) flush() bool {
-	ok := true
+// holds none. On a goroutine it waits for a full socket to drain; inline it reports
+// flushBlocked instead and keeps what is unwritten.
+func (c *client) flush(inline bool) flushResult {
+	res := flushOK
 	if c.w.Len() > 0 {
 		var n int
 		var err error
-		if c.raw != nil {
-			n, err = c.writeRaw()
+		if c.fd >= 0 {
+			n, err = c.writeSocket(inline)
 		} else {
 			n, err = c.conn.Write(c.w.Bytes())
 		}
 		c.netOut.Store(c.netOut.Load() + int64(n))
-		ok = err == nil
+		switch {
+		case err == syscall.EAGAIN:
+			c.w.Consume(n)
+			return flushBlocked
+		case err != nil:
+			res = flushFailed
+		}
 	}
 	if buf := c.w.Bytes(); cap(buf) > 0 {
 		c.w.SetBuffer(nil)
@@ -350,41 +465,35 @@ func (c *client) flush() bool {
 			c.srv.replyPool.Put(buf[:cap(buf)])
 		}
 	}
-	return ok
+	return res
 }
 
-// writeRaw writes the pending replies through the raw connection, waiting for the netpoller
-// when the socket buffer is full (as conn.Write does), and returns the bytes written.
-func (c *client) writeRaw() (int, error) {
-	c.written, c.writeErr = 0, nil
-	err := c.raw.Write(c.writeFn)
-	if err == nil {
-		err = c.writeErr
-	}
-	return c.written, err
-}
-
-// writeReady is the RawConn.Write callback: write what is left, and report whether the write is
-// over (false on EAGAIN: wait until the socket is writable).
-func (c *client) writeReady(fd uintptr) bool {
+// writeSocket writes the pending replies and returns the bytes written. Inline it stops at
+// EAGAIN (returned); on a goroutine it waits for the loop to report the socket writable.
+func (c *client) writeSocket(inline bool) (int, error) {
 	b := c.w.Bytes()
-	for c.written < len(b) {
-		n, err := rawWrite(int(fd), b[c.written:])
+	written := 0
+	for written < len(b) {
+		n, err := rawWrite(int(c.fd), b[written:])
 		switch {
 		case err == syscall.EINTR:
 			continue
 		case err == syscall.EAGAIN:
-			return false
+			if inline {
+				return written, err
+			}
+			if err := c.waitWritable(); err != nil {
+				return written, err
+			}
+			continue
 		case err != nil:
-			c.writeErr = err
-			return true
+			return written, err
 		case n == 0:
-			c.writeErr = io.ErrUnexpectedEOF // as poll.FD.Write: never loop on a write of nothing
-			return true
+			return written, io.ErrUnexpectedEOF // as poll.FD.Write: never loop on a write of nothing
 		}
-		c.written += n
+		written += n
 	}
-	return true
+	return written, nil
 }
 
 // takeReplyBuffer borrows a reply buffer for a batch.

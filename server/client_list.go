@@ -73,7 +73,7 @@ func (s *Server) killClients(match func(*client) bool) int {
 		if match(o) {
 			o.killed.Store(true)
 			if !s.closeParked(o) {
-				_ = o.conn.Close()
+				o.shutdownSocket()
 			}
 			n++
 		}

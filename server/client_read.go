@@ -1,11 +1,8 @@
 package server
 
 import (
-	"errors"
 	"io"
-	"os"
 	"syscall"
-	"time"
 	"unsafe"
 
 	"github.com/kvserver/kvserver/sds"
@@ -22,70 +19,36 @@ const (
 	readPlain              // the read buffer of a connection without a raw fd
 )
 
-// read waits until the socket is readable, holding no buffer, then reads once. With a raw fd
-// the wait is the netpoller's (RawConn.Read calls readReady at once — usually finding EAGAIN —
-// and again each time the fd is readable); the buffer is chosen only when data is there.
+// read reads once: a socket without waiting (readKind stays readNone on EAGAIN), choosing the
+// buffer only as it reads; a connection without an fd blocking, into its private buffer.
 func (c *client) read() error {
-	c.readN, c.readErr, c.readKind, c.readBuf = 0, nil, readNone, nil
-	if c.raw == nil {
+	c.readN, c.readErr, c.readKind, c.readBuf, c.readFull = 0, nil, readNone, nil, false
+	if c.fd < 0 {
 		return c.readPlainConn()
 	}
-	c.armParkDeadline()
-	err := c.raw.Read(c.readFn)
-	if errors.Is(err, os.ErrDeadlineExceeded) {
-		// Nothing arrived for a while: park if idle long enough, else wait on.
-		c.parkDeadline = 0
-		if c.idleFor() >= parkAfterIdle {
-			c.parkNow = true
-		}
-		return nil
-	}
-	return err
-}
-
-// armParkDeadline makes sure a read deadline will end the wait once the client has been idle
-// for parkAfterIdle. It sets one only when none is pending, so an active client pays for it
-// about once per parkAfterIdle, not per read.
-func (c *client) armParkDeadline() {
-	if c.parkDeadline != 0 {
-		return
-	}
-	c.parkDeadline = max(c.lastInteraction.Load()+parkAfterIdle.Milliseconds(), time.Now().UnixMilli()+10)
-	_ = c.conn.SetReadDeadline(time.UnixMilli(c.parkDeadline))
-}
-
-// idleFor is how long since the client last sent anything.
-func (c *client) idleFor() time.Duration {
-	return time.Since(time.UnixMilli(c.lastInteraction.Load()))
-}
-
-// readReady is the RawConn.Read callback: pick a buffer, read, and report whether the wait is
-// over (false on EAGAIN: the shared buffer goes straight back).
-func (c *client) readReady(fd uintptr) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	buf, kind := c.readTargetLocked()
-	n, err := rawRead(int(fd), buf)
-	if err == syscall.EAGAIN || err == syscall.EINTR {
-		c.giveBackLocked(buf, kind)
-		// Served by a wake worker, or too many client goroutines: park at once instead of
-		// waiting here (a big argument in progress parks too; it resumes where it was).
-		if err == syscall.EAGAIN && (c.eagerPark || c.srv.overGoroutineBudget()) {
-			c.parkNow = true
-			return true
+	for {
+		n, err := rawRead(int(c.fd), buf)
+		if err == syscall.EINTR {
+			continue
 		}
-		return false
-	}
-	if err != nil || n <= 0 {
-		c.giveBackLocked(buf, kind)
-		if err == nil {
-			err = io.EOF
+		if err == syscall.EAGAIN {
+			c.giveBackLocked(buf, kind)
+			return nil
 		}
-		c.readErr = err
-		return true
+		if err != nil || n <= 0 {
+			c.giveBackLocked(buf, kind)
+			if err == nil {
+				err = io.EOF
+			}
+			c.readErr = err
+			return nil
+		}
+		c.readBuf, c.readKind, c.readN, c.readFull = buf, kind, n, n == len(buf)
+		return nil
 	}
-	c.readBuf, c.readKind, c.readN = buf, kind, n
-	return true
 }
 
 // readTargetLocked picks where the next read goes: a big argument in progress reads straight
@@ -237,7 +200,7 @@ func (c *client) releaseBuffers() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.activeState == nil {
-		c.attachActiveLocked() // simplest: one path releases everything below
+		c.attachActiveLocked(nil) // simplest: one path releases everything below
 	}
 	if !c.qb.IsNil() {
 		c.srv.clientArenaMu.Lock()
@@ -248,7 +211,7 @@ func (c *client) releaseBuffers() {
 	c.parser.Reset()
 	c.plain = nil
 	c.w.SetBuffer(nil)
-	c.detachActiveLocked()
+	c.detachActiveLocked(nil)
 }
 
 // publishBufferUse stores the buffer sizes that CLIENT LIST and INFO read: qbuf is the bytes of

@@ -94,6 +94,7 @@ type command struct {
 
 	fullName string // "config|get"
 	cats     []string
+	inline   bool // a readiness loop may run it (see runsInline)
 	subs     map[string]*command
 }
 
@@ -149,6 +150,7 @@ func (cmd *command) finish(parent *command) {
 	if cats&catFast == 0 {
 		cats |= catSlow
 	}
+	cmd.inline = runsInline(cmd.Flags, cats)
 	cmd.cats = cmd.cats[:0]
 	for i, name := range aclCatNames {
 		if cats&(1<<i) != 0 {
@@ -165,6 +167,18 @@ func (cmd *command) finish(parent *command) {
 			cmd.subs[sub.Name] = sub
 		}
 	}
+}
+
+// runsInline says whether a readiness loop may run a command itself, between reading and
+// writing its client's socket, rather than hand the client to a goroutine: a fast command, or a
+// string command (whose cost is bounded by its own arguments, as a SET's or an MGET's). What
+// may take long — admin commands, blocking ones, whole-keyspace ones such as KEYS or FLUSHALL —
+// runs on a goroutine, so that it does not hold up the other clients of the loop.
+func runsInline(flags cmdFlags, cats aclCats) bool {
+	if flags&(cmdAdmin|cmdBlocking) != 0 {
+		return false
+	}
+	return flags&cmdFast != 0 || cats&catString != 0
 }
 
 // maxCommandNameLen bounds the stack buffer used to fold a name: longer names exist in no table.

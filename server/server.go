@@ -52,8 +52,9 @@ type Server struct {
 	configFile string
 	executable string
 
-	listeners []net.Listener
-	mu        struct {
+	listeners   []net.Listener
+	listenFiles []*os.File // pollable duplicates of the listeners' fds (acceptLoop); guarded by mu
+	mu          struct {
 		sync.Mutex
 		clients map[int64]*client
 	}
@@ -79,12 +80,12 @@ type Server struct {
 	clientArena   *alloc.Arena
 	clientArenaMu sync.Mutex
 
-	activePool   chan *activeState // see attachActiveLocked
-	loops        []*readinessLoop  // where parked clients wait; set at Start
-	loopsRunning sync.WaitGroup    // the loops' goroutines, for closing wakeQueue after them
-	wakeQueue    chan *client      // woken clients waiting for a worker (over the budget)
-	goroutines   atomic.Int64      // client goroutines running
-	parks        atomic.Int64      // clients parked since start
+	activePool   chan *activeState        // see attachActiveLocked
+	loops        []*readinessLoop         // the readiness loops that serve the sockets; set at Start
+	loopsRunning sync.WaitGroup           // the loops' goroutines
+	byFD         []atomic.Pointer[client] // client by socket fd, for the loops; sized at Start
+	clientsLeft  sync.WaitGroup           // live clients, for stopping the loops after them
+	parks        atomic.Int64             // goroutines that gave their client back, and states dropped
 }
 
 // serverStats are counters INFO reports. Commands of live clients are summed from the
@@ -193,7 +194,11 @@ func (s *Server) Start() error {
 	if len(s.listeners) == 0 {
 		return errors.New("no address could be bound")
 	}
-	s.startReadinessLoops()
+	s.byFD = make([]atomic.Pointer[client], fdTableSize())
+	if err := s.startReadinessLoops(); err != nil {
+		s.closeListeners()
+		return fmt.Errorf("cannot start the readiness loops: %w", err)
+	}
 	for _, ln := range s.listeners {
 		s.wg.Add(1)
 		go s.acceptLoop(ln)
@@ -215,66 +220,8 @@ func (s *Server) Addrs() []string {
 // Done is closed when the server begins to shut down (SIGTERM or SHUTDOWN).
 func (s *Server) Done() <-chan struct{} { return s.done }
 
-func (s *Server) acceptLoop(ln net.Listener) {
-	defer s.wg.Done()
-	var backoff time.Duration
-	for {
-		conn, err := ln.Accept()
-		if err != nil {
-			if s.closing.Load() {
-				return
-			}
-			// Out of file descriptors and the like: back off instead of spinning.
-			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
-			s.logLimited(logKindAccept, zap.WarnLevel, "accept failed", nil, zap.Error(err), zap.Duration("backoff", backoff))
-			time.Sleep(backoff)
-			continue
-		}
-		backoff = 0
-		s.accept(conn)
-	}
-}
-
-// accept registers a new connection, or refuses it past maxclients with Redis's error.
-func (s *Server) accept(conn net.Conn) {
-	s.stats.connectionsReceived.Add(1)
-	if tcp, ok := conn.(*net.TCPConn); ok {
-		_ = tcp.SetNoDelay(true)
-		if ka := s.cfg.TCPKeepAlive(); ka > 0 {
-			_ = tcp.SetKeepAliveConfig(net.KeepAliveConfig{Enable: true, Idle: ka, Interval: ka / 3, Count: 3})
-		}
-	}
-	if s.connected.Load() >= int64(s.cfg.MaxClients()) {
-		s.stats.rejectedConnections.Add(1)
-		_, _ = conn.Write([]byte("-" + errMaxClients + "\r\n"))
-		_ = conn.Close()
-		return
-	}
-	if protectedModeDenies(s.cfg.ProtectedMode(), s.cfg.RequirePass(), conn.RemoteAddr()) {
-		s.stats.rejectedConnections.Add(1)
-		_, _ = conn.Write([]byte(errProtectedMode))
-		_ = conn.Close()
-		return
-	}
-	c := newClient(s, conn, s.nextClientID.Add(1))
-	s.mu.Lock()
-	if s.closing.Load() {
-		s.mu.Unlock()
-		_ = conn.Close()
-		return
-	}
-	s.mu.clients[c.id] = c
-	s.connected.Add(1)
-	s.wg.Add(1)
-	s.mu.Unlock()
-	if !s.parkNew(c) {
-		go c.serve()
-	}
-}
-
-// removeClient closes a client's connection and forgets it.
+// removeClient forgets a closed client.
 func (s *Server) removeClient(c *client) {
-	_ = c.conn.Close()
 	s.mu.Lock()
 	if _, ok := s.mu.clients[c.id]; ok {
 		delete(s.mu.clients, c.id)
@@ -286,6 +233,7 @@ func (s *Server) removeClient(c *client) {
 		s.stats.closedMisses.Add(c.misses.Load())
 	}
 	s.mu.Unlock()
+	s.clientsLeft.Done()
 	s.wg.Done()
 }
 
@@ -304,6 +252,11 @@ func (s *Server) closeListeners() {
 	for _, ln := range s.listeners {
 		_ = ln.Close()
 	}
+	s.mu.Lock()
+	for _, f := range s.listenFiles {
+		_ = f.Close()
+	}
+	s.mu.Unlock()
 }
 
 // Shutdown stops accepting, closes every client and waits for their goroutines. Safe to call
@@ -316,16 +269,15 @@ func (s *Server) Shutdown() {
 		for _, c := range s.clientsSnapshot() {
 			c.killed.Store(true)
 			if !s.closeParked(c) {
-				_ = c.conn.Close()
+				c.shutdownSocket()
 			}
 		}
-		if s.wakeQueue != nil {
-			// Only the loops send on the queue: once they are gone, the workers drain it and end.
-			go func() {
-				s.loopsRunning.Wait()
-				close(s.wakeQueue)
-			}()
-		}
+		// The loops run until the last client is gone: a goroutine may still wait for its
+		// loop to report its socket writable (or shut down).
+		go func() {
+			s.clientsLeft.Wait()
+			s.stopReadinessLoops()
+		}()
 	})
 }
 
@@ -334,6 +286,8 @@ func (s *Server) Wait() { s.wg.Wait() }
 
 // Close frees the keyspace's memory. Call after Wait.
 func (s *Server) Close() {
+	s.loopsRunning.Wait()
+	s.closeReadinessLoops()
 	s.ks.Close()
 	s.clientArena.Close()
 }

@@ -1,0 +1,366 @@
+package server
+
+import (
+	"errors"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"syscall"
+	"time"
+	"unsafe"
+
+	"go.uber.org/zap"
+	"golang.org/x/sys/unix"
+)
+
+// Clients are served by readiness loops, one per P, as Redis's event loop serves them: a
+// client socket waits in a loop's epoll set, and when it is readable the loop reads it once,
+// runs the commands that arrived and writes the replies itself — no goroutine, no hand-off, one
+// read and one write per request. An idle client therefore costs only its struct: no goroutine,
+// no buffer, no netpoller registration (the socket is a bare file descriptor).
+//
+// A command that may take long (see runsInline) or a reply that cannot be written at once hands
+// the client to a goroutine of its own, which runs until the client has nothing more to read
+// and then gives it back to its loop (its socket is out of the epoll set meanwhile). Such a goroutine waits for a full socket to drain through
+// the loop too (waitWritable): the netpoller never sees a client socket.
+//
+// A loop's epoll fd is itself registered with Go's netpoller, so a loop with nothing to do is a
+// parked goroutine like any other, and the Go scheduler wakes it: there is no thread blocked in
+// epoll_wait.
+
+// Client states: who owns the client.
+const (
+	clientActive uint32 = iota // a goroutine, or its loop running it inline, serves it
+	clientParked               // it waits in its loop's epoll set; nobody is running it
+	clientClosed
+)
+
+// loopEvents is how many ready sockets one epoll_wait returns at most.
+const loopEvents = 256
+
+// readinessLoop is one epoll set and the goroutine serving it.
+type readinessLoop struct {
+	srv    *Server
+	epfd   int
+	file   *os.File // epfd, registered with the netpoller
+	raw    syscall.RawConn
+	events []unix.EpollEvent
+	pollFn func(fd uintptr) bool // l.poll, made once
+	states []*activeState        // free active states, this loop's own (no locking)
+}
+
+// freeStatesPerLoop bounds a loop's free list of active states: it covers the clients a loop
+// serves in one round, and the rest go back to the server's pool or the collector.
+const freeStatesPerLoop = 64
+
+// startReadinessLoops makes one loop per P.
+func (s *Server) startReadinessLoops() error {
+	for range runtime.GOMAXPROCS(0) {
+		l, err := newReadinessLoop(s)
+		if err != nil {
+			s.closeReadinessLoops()
+			return err
+		}
+		s.loops = append(s.loops, l)
+	}
+	for _, l := range s.loops {
+		s.loopsRunning.Add(1)
+		go l.run()
+	}
+	return nil
+}
+
+func newReadinessLoop(s *Server) (*readinessLoop, error) {
+	epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
+	if err != nil {
+		return nil, err
+	}
+	// O_NONBLOCK makes os.NewFile register the fd with the netpoller; epoll_wait itself is
+	// always called with a zero timeout.
+	if err := unix.SetNonblock(epfd, true); err != nil {
+		unix.Close(epfd)
+		return nil, err
+	}
+	file := os.NewFile(uintptr(epfd), "epoll")
+	raw, err := file.SyscallConn()
+	if err != nil {
+		file.Close()
+		return nil, err
+	}
+	l := &readinessLoop{srv: s, epfd: epfd, file: file, raw: raw, events: make([]unix.EpollEvent, loopEvents)}
+	l.pollFn = l.poll
+	return l, nil
+}
+
+// closeReadinessLoops closes the epoll sets once the loops have ended (or never started).
+func (s *Server) closeReadinessLoops() {
+	for _, l := range s.loops {
+		_ = l.file.Close()
+	}
+	s.loops = nil
+}
+
+// stopReadinessLoops makes every loop return once the clients are gone.
+func (s *Server) stopReadinessLoops() {
+	for _, l := range s.loops {
+		_ = l.file.SetReadDeadline(time.Unix(1, 0))
+	}
+}
+
+// run serves the loop's clients until Shutdown stops it.
+func (l *readinessLoop) run() {
+	defer l.srv.loopsRunning.Done()
+	for {
+		err := l.raw.Read(l.pollFn)
+		if err != nil {
+			if errors.Is(err, os.ErrDeadlineExceeded) && !l.srv.closing.Load() {
+				continue
+			}
+			return
+		}
+	}
+}
+
+// poll is the RawConn.Read callback: it serves the ready sockets round after round and reports
+// false — wait for the netpoller — once a round took fewer events than it could and left no
+// socket with unread data. It never reports true: each Read would begin by clearing the
+// readiness the netpoller recorded meanwhile. Within one Read nothing is lost: every event
+// after an epoll_wait notifies the netpoller (an epoll set wakes its pollers on each new event),
+// so the wait returns at once if one came while the round ran. A socket left with unread data
+// (its read filled a buffer) raises no new event, hence the next round at once.
+func (l *readinessLoop) poll(uintptr) bool {
+	for {
+		n := epollWaitNow(l.epfd, l.events)
+		if n <= 0 {
+			return false
+		}
+		more := n == len(l.events)
+		for i := range l.events[:n] {
+			if l.dispatch(&l.events[i]) {
+				more = true
+			}
+		}
+		if !more {
+			return false
+		}
+	}
+}
+
+// dispatch serves the client of one event: inline if it is parked, or wakes its goroutine if
+// one waits for the socket to drain. It reports whether the socket may have more to report
+// without a new event.
+func (l *readinessLoop) dispatch(ev *unix.EpollEvent) bool {
+	fd, id := eventClient(ev)
+	c := l.srv.clientByFD(fd)
+	if c == nil || uint32(c.id) != id {
+		return false // closed since the event
+	}
+	if !c.state.CompareAndSwap(clientParked, clientActive) {
+		if c.state.Load() == clientActive {
+			c.notifyWritable()
+			// A goroutine giving the client back re-arms it before it says parked: look again
+			// rather than miss its data (level-triggered, it is reported again).
+			return true
+		}
+		return false
+	}
+	return l.serveInline(c)
+}
+
+// serveInline reads once from client c, runs what arrived and writes the replies. It reports
+// whether the read filled its buffer. The client ends parked again, closed, or handed to a
+// goroutine.
+func (l *readinessLoop) serveInline(c *client) (full bool) {
+	action := serveClose
+	defer func() {
+		if r := recover(); r != nil {
+			c.srv.log.Error("panic serving client, closing it",
+				zap.Int64("id", c.id), zap.Any("panic", r), zap.ByteString("stack", debug.Stack()))
+			action = serveClose
+		}
+		switch action {
+		case serveClose:
+			c.close()
+		case serveHandoff:
+			c.srv.handoff(c)
+		default:
+			c.mu.Lock()
+			c.detachActiveLocked(l)
+			c.mu.Unlock()
+			c.state.Store(clientParked)
+			// A kill that found the client busy shut its socket down: the next round reads EOF
+			// and closes it.
+		}
+	}()
+	c.mu.Lock()
+	c.attachActiveLocked(l)
+	c.mu.Unlock()
+	action = c.step(true)
+	return c.readFull
+}
+
+// handoff gives client c, taken from its loop, to a goroutine of its own. Its socket leaves the
+// epoll set meanwhile (see park for why not merely disabled).
+func (s *Server) handoff(c *client) {
+	if err := s.epollCtl(c, unix.EPOLL_CTL_DEL, 0); err != nil {
+		s.log.Debug("cannot take client socket out of its loop", zap.Int64("id", c.id), zap.Error(err))
+	}
+	c.inEpoll = false
+	go c.serve()
+}
+
+// park gives client c, served by a goroutine that found nothing more to read, back to its loop.
+// It reports false if the client cannot be parked (killed, or the loop is gone), and then the
+// goroutine closes it. The socket is armed before the state says parked, so that nothing
+// touches the fd after another goroutine (a killer) may have closed it.
+//
+// The socket is added anew (or modified after a one-shot write wait, which leaves it off the
+// ready list): modifying a registration the epoll set still holds on its ready list from an
+// earlier round wakes nobody, and data that came meanwhile would wait for the next event.
+func (s *Server) park(c *client) bool {
+	if c.killed.Load() || s.closing.Load() {
+		return false
+	}
+	c.mu.Lock()
+	c.detachActiveLocked(nil)
+	c.mu.Unlock()
+	if err := s.armRead(c); err != nil {
+		s.log.Debug("cannot park client", zap.Int64("id", c.id), zap.Error(err))
+		return false
+	}
+	c.state.Store(clientParked)
+	s.parks.Add(1)
+	return true
+}
+
+// register adds a new client's socket to its loop, parked.
+func (s *Server) register(c *client) error {
+	c.state.Store(clientParked)
+	return s.armRead(c)
+}
+
+// armRead registers c's socket for readability, level-triggered: while data is unread, every
+// round of the loop reports it.
+func (s *Server) armRead(c *client) error {
+	return s.epollSet(c, unix.EPOLLIN|unix.EPOLLRDHUP)
+}
+
+// armWrite asks for one report when c's socket can take more output (waitWritable).
+func (s *Server) armWrite(c *client) error {
+	return s.epollSet(c, unix.EPOLLOUT|unix.EPOLLRDHUP|unix.EPOLLONESHOT)
+}
+
+// epollSet adds c's socket to its loop's epoll set, or modifies its registration there.
+func (s *Server) epollSet(c *client, events uint32) error {
+	op := unix.EPOLL_CTL_ADD
+	if c.inEpoll {
+		op = unix.EPOLL_CTL_MOD
+	}
+	if err := s.epollCtl(c, op, events); err != nil {
+		return err
+	}
+	c.inEpoll = true
+	return nil
+}
+
+func (s *Server) epollCtl(c *client, op int, events uint32) error {
+	l := s.loopOf(c)
+	ev := unix.EpollEvent{Events: events}
+	setEventClient(&ev, c.fd, uint32(c.id))
+	return unix.EpollCtl(l.epfd, op, int(c.fd), &ev)
+}
+
+// loopOf is the loop that serves c.
+func (s *Server) loopOf(c *client) *readinessLoop { return s.loops[c.id%int64(len(s.loops))] }
+
+// eventClient and setEventClient keep a client's fd and the low half of its id in an event's
+// 8 bytes of user data (the EpollEvent's Fd and Pad fields): the fd finds the client, the id
+// tells a reused fd from the one the event was for.
+func eventClient(ev *unix.EpollEvent) (fd int32, id uint32) {
+	return ev.Fd, uint32(ev.Pad)
+}
+
+func setEventClient(ev *unix.EpollEvent, fd int32, id uint32) {
+	ev.Fd, ev.Pad = fd, int32(id)
+}
+
+// epollWaitNow is epoll_wait with a zero timeout, as a raw syscall: it never blocks, so it
+// needs no entersyscall (see rawRead).
+func epollWaitNow(epfd int, events []unix.EpollEvent) int {
+	r, _, e := syscall.RawSyscall6(syscall.SYS_EPOLL_PWAIT, uintptr(epfd),
+		uintptr(unsafe.Pointer(unsafe.SliceData(events))), uintptr(len(events)), 0, 0, 0)
+	if e != 0 {
+		return 0
+	}
+	return int(r)
+}
+
+// notifyWritable wakes c's goroutine if it waits for its socket to drain.
+func (c *client) notifyWritable() {
+	if ch := c.writeWaiter.Load(); ch != nil {
+		select {
+		case *ch <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// waitWritable blocks c's goroutine until its loop reports the socket writable (or hung up).
+func (c *client) waitWritable() error {
+	if c.writable == nil {
+		c.writable = make(chan struct{}, 1)
+	}
+	select {
+	case <-c.writable:
+	default:
+	}
+	c.writeWaiter.Store(&c.writable)
+	defer c.writeWaiter.Store(nil)
+	if err := c.srv.armWrite(c); err != nil {
+		return err
+	}
+	<-c.writable
+	return nil
+}
+
+// closeParked closes a parked client from another goroutine (CLIENT KILL, shutdown). It reports
+// false if the client was not parked: whoever serves it then finds the socket shut down.
+func (s *Server) closeParked(c *client) bool {
+	if !c.state.CompareAndSwap(clientParked, clientClosed) {
+		return false
+	}
+	c.closeOwned()
+	return true
+}
+
+// parkedStacksCron returns memory to the OS after a wave of clients went idle: the goroutines
+// that served them ended, and their active states went to the collector. It runs after
+// freeStacksAfterParks parks, or once parking has settled (some parks, then none for a second),
+// so that the last few of a wave are not left behind. Cheap: the Go heap is small.
+func (s *Server) parkedStacksCron() {
+	parks := s.parks.Load()
+	delta := parks - s.cron.parksAtLastFree
+	if delta != s.cron.lastParkDelta {
+		s.cron.lastParkDelta, s.cron.lastParkChange = delta, time.Now()
+	}
+	settled := delta > 0 && time.Since(s.cron.lastParkChange) > time.Second
+	if delta < freeStacksAfterParks && !settled {
+		return
+	}
+	s.cron.parksAtLastFree, s.cron.lastParkDelta = parks, 0
+	debug.FreeOSMemory()
+}
+
+// freeStacksAfterParks: after this many parks the cron returns freed memory to the OS.
+const freeStacksAfterParks = 256
+
+// parkedClients counts the clients waiting in a loop (INFO).
+func (s *Server) parkedClients() int64 {
+	var n int64
+	for _, c := range s.clientsSnapshot() {
+		if c.state.Load() == clientParked {
+			n++
+		}
+	}
+	return n
+}
