@@ -82,9 +82,10 @@ type activeState struct {
 	readPrefix int // private-buffer bytes a shared-buffer read left room for in front (readTargetLocked)
 	readN      int
 	readErr    error
-	readFull   bool          // the last read filled its buffer: more may be waiting
-	nextCmd    int           // the batch's next command to run (a hand-off resumes there)
-	writable   chan struct{} // waitWritable's, made on first use
+	readFull   bool           // the last read filled its buffer: more may be waiting
+	nextCmd    int            // the batch's next command to run (a hand-off resumes there)
+	loop       *readinessLoop // the loop serving the client inline, whose buffers it uses; nil on a goroutine
+	writable   chan struct{}  // waitWritable's, made on first use
 
 	w               resp.Writer
 	closeAfterReply bool
@@ -462,7 +463,7 @@ func (c *client) flush(inline bool) flushResult {
 	if buf := c.w.Bytes(); cap(buf) > 0 {
 		c.w.SetBuffer(nil)
 		if cap(buf) == querybuf.SharedBufferSize {
-			c.srv.replyPool.Put(buf[:cap(buf)])
+			c.putReplyBuffer(buf[:cap(buf)])
 		}
 	}
 	return res
@@ -499,8 +500,29 @@ func (c *client) writeSocket(inline bool) (int, error) {
 // takeReplyBuffer borrows a reply buffer for a batch.
 func (c *client) takeReplyBuffer() {
 	if cap(c.w.Bytes()) == 0 {
-		c.w.SetBuffer(c.srv.replyPool.Get())
+		c.w.SetBuffer(c.getReplyBuffer())
 	}
+}
+
+// getReplyBuffer takes a shared reply buffer: the loop's own when the client is served inline
+// and the loop has it (a client handed to a goroutine with unwritten replies keeps the buffer
+// it had), else one from the server's pool.
+func (c *client) getReplyBuffer() []byte {
+	if l := c.loop; l != nil && l.replyBuf != nil {
+		b := l.replyBuf
+		l.replyBuf = nil
+		return b
+	}
+	return c.srv.replyPool.Get()
+}
+
+// putReplyBuffer gives back a buffer from getReplyBuffer: to the loop if it has none.
+func (c *client) putReplyBuffer(b []byte) {
+	if l := c.loop; l != nil && l.replyBuf == nil {
+		l.replyBuf = b
+		return
+	}
+	c.srv.replyPool.Put(b)
 }
 
 // getName returns the client's name, or "".

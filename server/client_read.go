@@ -65,7 +65,7 @@ func (c *client) readTargetLocked() ([]byte, readTarget) {
 	c.readPrefix = 0
 	if !c.qb.IsNil() && c.qb.Len(c.srv.clientArena) <= maxReadPrefix {
 		c.readPrefix = c.qb.Len(c.srv.clientArena)
-		return c.srv.readPool.Get()[c.readPrefix:], readShared
+		return c.getReadBuffer()[c.readPrefix:], readShared
 	}
 	if !c.qb.IsNil() {
 		a := c.srv.clientArena
@@ -80,12 +80,28 @@ func (c *client) readTargetLocked() ([]byte, readTarget) {
 		c.qbPeak = max(c.qbPeak, c.qb.Len(a)+readBufferSize)
 		return c.qb.Spare(a), readPrivate
 	}
-	return c.srv.readPool.Get(), readShared
+	return c.getReadBuffer(), readShared
 }
 
 func (c *client) giveBackLocked(buf []byte, kind readTarget) {
 	if kind == readShared {
-		c.srv.readPool.Put(unsafeSliceBefore(buf, c.readPrefix))
+		c.putReadBuffer(unsafeSliceBefore(buf, c.readPrefix))
+	}
+}
+
+// getReadBuffer takes a shared read buffer: the loop's own when the client is served inline
+// (no locking), else one from the server's pool.
+func (c *client) getReadBuffer() []byte {
+	if c.loop != nil {
+		return c.loop.readBuf
+	}
+	return c.srv.readPool.Get()
+}
+
+// putReadBuffer gives back a buffer from getReadBuffer.
+func (c *client) putReadBuffer(b []byte) {
+	if c.loop == nil {
+		c.srv.readPool.Put(b)
 	}
 }
 
@@ -147,7 +163,7 @@ func (c *client) consumeRead() error {
 		if rest := data[consumed:]; len(rest) > 0 && err == nil {
 			c.keepTail(rest)
 		}
-		c.srv.readPool.Put(buf)
+		c.putReadBuffer(buf)
 		c.readBuf = nil
 		return err
 	case readPrivate:

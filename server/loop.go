@@ -11,6 +11,8 @@ import (
 
 	"go.uber.org/zap"
 	"golang.org/x/sys/unix"
+
+	"github.com/kvserver/kvserver/querybuf"
 )
 
 // Clients are served by readiness loops, one per P, as Redis's event loop serves them: a
@@ -47,6 +49,11 @@ type readinessLoop struct {
 	events []unix.EpollEvent
 	pollFn func(fd uintptr) bool // l.poll, made once
 	states []*activeState        // free active states, this loop's own (no locking)
+
+	// The loop's own shared buffers, for the clients it serves inline: one client at a time
+	// uses them, so they need no pool. replyBuf is nil while a client handed to a goroutine
+	// took it with unwritten replies (the loop then borrows from the server's pool).
+	readBuf, replyBuf []byte
 }
 
 // freeStatesPerLoop bounds a loop's free list of active states: it covers the clients a loop
@@ -87,7 +94,8 @@ func newReadinessLoop(s *Server) (*readinessLoop, error) {
 		file.Close()
 		return nil, err
 	}
-	l := &readinessLoop{srv: s, epfd: epfd, file: file, raw: raw, events: make([]unix.EpollEvent, loopEvents)}
+	l := &readinessLoop{srv: s, epfd: epfd, file: file, raw: raw, events: make([]unix.EpollEvent, loopEvents),
+		readBuf: make([]byte, querybuf.SharedBufferSize), replyBuf: make([]byte, querybuf.SharedBufferSize)}
 	l.pollFn = l.poll
 	return l, nil
 }
@@ -178,6 +186,9 @@ func (l *readinessLoop) serveInline(c *client) (full bool) {
 				zap.Int64("id", c.id), zap.Any("panic", r), zap.ByteString("stack", debug.Stack()))
 			action = serveClose
 		}
+		if c.activeState != nil {
+			c.loop = nil
+		}
 		switch action {
 		case serveClose:
 			c.close()
@@ -194,6 +205,7 @@ func (l *readinessLoop) serveInline(c *client) (full bool) {
 	}()
 	c.mu.Lock()
 	c.attachActiveLocked(l)
+	c.loop = l
 	c.mu.Unlock()
 	action = c.step(true)
 	return c.readFull
@@ -233,10 +245,14 @@ func (s *Server) park(c *client) bool {
 	return true
 }
 
-// register adds a new client's socket to its loop, parked.
+// register adds a new client's socket to its loop, parked. Until the state says so, the loop
+// leaves an early event for later (see dispatch).
 func (s *Server) register(c *client) error {
+	if err := s.armRead(c); err != nil {
+		return err
+	}
 	c.state.Store(clientParked)
-	return s.armRead(c)
+	return nil
 }
 
 // armRead registers c's socket for readability, level-triggered: while data is unread, every

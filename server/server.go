@@ -274,7 +274,9 @@ func (s *Server) Shutdown() {
 		}
 		// The loops run until the last client is gone: a goroutine may still wait for its
 		// loop to report its socket writable (or shut down).
+		s.loopsRunning.Add(1) // Close waits for this goroutine too
 		go func() {
+			defer s.loopsRunning.Done()
 			s.clientsLeft.Wait()
 			s.stopReadinessLoops()
 		}()
