@@ -147,7 +147,7 @@ func (c *client) detachActiveLocked(l *readinessLoop) bool {
 	}
 	a.w.SetBuffer(nil)
 	a.plain, a.readBuf, a.readErr = nil, nil, nil
-	a.closeAfterReply, a.readFull, a.nextCmd = false, false, 0
+	a.closeAfterReply, a.nextCmd = false, 0
 	a.shardIdx = a.shardIdx[:0]
 	c.activeState = nil
 	if l != nil && len(l.states) < freeStatesPerLoop {

@@ -22,7 +22,7 @@ const (
 // read reads once: a socket without waiting (readKind stays readNone on EAGAIN), choosing the
 // buffer only as it reads; a connection without an fd blocking, into its private buffer.
 func (c *client) read() error {
-	c.readN, c.readErr, c.readKind, c.readBuf, c.readFull = 0, nil, readNone, nil, false
+	c.readN, c.readErr, c.readKind, c.readBuf = 0, nil, readNone, nil
 	if c.fd < 0 {
 		return c.readPlainConn()
 	}
@@ -46,7 +46,7 @@ func (c *client) read() error {
 			c.readErr = err
 			return nil
 		}
-		c.readBuf, c.readKind, c.readN, c.readFull = buf, kind, n, n == len(buf)
+		c.readBuf, c.readKind, c.readN = buf, kind, n
 		return nil
 	}
 }

@@ -31,6 +31,10 @@ func (s *Server) watchConfig(level *zap.AtomicLevel) {
 	if level != nil {
 		s.cfg.OnChange("loglevel", func(v string) { level.SetLevel(ZapLevel(v)) })
 	}
+	// The protocol limits every client's parser applies (cached: read per request otherwise).
+	for _, name := range []string{"proto-max-bulk-len", "client-query-buffer-limit"} {
+		s.cfg.OnChange(name, func(string) { s.refreshParserLimits() })
+	}
 	// dir: the working directory, where snapshots and relative paths go (Redis chdirs when
 	// dir is set). The config package has checked that the directory exists.
 	s.cfg.OnChange("dir", func(v string) {

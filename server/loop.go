@@ -129,56 +129,50 @@ func (l *readinessLoop) run() {
 	}
 }
 
-// poll is the RawConn.Read callback: it serves the ready sockets round after round and reports
-// false — wait for the netpoller — once a round took fewer events than it could and left no
-// socket with unread data. It never reports true: each Read would begin by clearing the
-// readiness the netpoller recorded meanwhile. Within one Read nothing is lost: every event
-// after an epoll_wait notifies the netpoller (an epoll set wakes its pollers on each new event),
-// so the wait returns at once if one came while the round ran. A socket left with unread data
-// (its read filled a buffer) raises no new event, hence the next round at once.
+// poll is the RawConn.Read callback: it serves the ready sockets round after round, until an
+// epoll_wait finds none, and then reports false — wait for the netpoller. It never reports true:
+// each Read would begin by clearing the readiness the netpoller recorded meanwhile. Within one
+// Read nothing is lost: every event after an epoll_wait notifies the netpoller (an epoll set
+// wakes its pollers on each new event), so the wait returns at once if one came in between.
+//
+// Polling again after a round, rather than waiting at once, costs an epoll_wait when nothing
+// came, and saves a trip through the scheduler (park, netpoll, wake) when something did, which
+// under load is most of the time: at P=1 with 50 clients it took the server's ops per CPU-second
+// from 0.97-0.98x Redis's to 1.02-1.03x (medians of 5 alternating rounds).
 func (l *readinessLoop) poll(uintptr) bool {
 	for {
 		n := epollWaitNow(l.epfd, l.events)
 		if n <= 0 {
 			return false
 		}
-		more := n == len(l.events)
 		for i := range l.events[:n] {
-			if l.dispatch(&l.events[i]) {
-				more = true
-			}
-		}
-		if !more {
-			return false
+			l.dispatch(&l.events[i])
 		}
 	}
 }
 
 // dispatch serves the client of one event: inline if it is parked, or wakes its goroutine if
-// one waits for the socket to drain. It reports whether the socket may have more to report
-// without a new event.
-func (l *readinessLoop) dispatch(ev *unix.EpollEvent) bool {
+// one waits for the socket to drain. An event for a client a goroutine is about to give back
+// (it arms the socket before it says parked) is reported again by the next epoll_wait, as the
+// socket is level-triggered.
+func (l *readinessLoop) dispatch(ev *unix.EpollEvent) {
 	fd, id := eventClient(ev)
 	c := l.srv.clientByFD(fd)
 	if c == nil || uint32(c.id) != id {
-		return false // closed since the event
+		return // closed since the event
 	}
 	if !c.state.CompareAndSwap(clientParked, clientActive) {
 		if c.state.Load() == clientActive {
 			c.notifyWritable()
-			// A goroutine giving the client back re-arms it before it says parked: look again
-			// rather than miss its data (level-triggered, it is reported again).
-			return true
 		}
-		return false
+		return
 	}
-	return l.serveInline(c)
+	l.serveInline(c)
 }
 
-// serveInline reads once from client c, runs what arrived and writes the replies. It reports
-// whether the read filled its buffer. The client ends parked again, closed, or handed to a
-// goroutine.
-func (l *readinessLoop) serveInline(c *client) (full bool) {
+// serveInline reads once from client c, runs what arrived and writes the replies. The client
+// ends parked again, closed, or handed to a goroutine.
+func (l *readinessLoop) serveInline(c *client) {
 	action := serveClose
 	defer func() {
 		if r := recover(); r != nil {
@@ -208,7 +202,6 @@ func (l *readinessLoop) serveInline(c *client) (full bool) {
 	c.loop = l
 	c.mu.Unlock()
 	action = c.step(true)
-	return c.readFull
 }
 
 // handoff gives client c, taken from its loop, to a goroutine of its own. Its socket leaves the

@@ -86,6 +86,7 @@ type Server struct {
 	byFD         []atomic.Pointer[client] // client by socket fd, for the loops; sized at Start
 	clientsLeft  sync.WaitGroup           // live clients, for stopping the loops after them
 	parks        atomic.Int64             // goroutines that gave their client back, and states dropped
+	limits       atomic.Pointer[querybuf.Limits]
 }
 
 // serverStats are counters INFO reports. Commands of live clients are summed from the
@@ -162,11 +163,21 @@ func (s *Server) commandFamilies() [][]*command {
 	}
 }
 
-// parserLimits are the protocol limits from the configuration.
+// parserLimits are the protocol limits from the configuration, as last read (every client that
+// is served picks them up: they are cached, not read from the configuration per request).
 func (s *Server) parserLimits() querybuf.Limits {
+	if l := s.limits.Load(); l != nil {
+		return *l
+	}
+	return s.refreshParserLimits()
+}
+
+// refreshParserLimits reads the limits from the configuration (at start and on CONFIG SET).
+func (s *Server) refreshParserLimits() querybuf.Limits {
 	l := querybuf.DefaultLimits()
 	l.MaxBulkLen = s.cfg.ProtoMaxBulkLen()
 	l.QueryBufLimit = s.cfg.ClientQueryBufferLimit()
+	s.limits.Store(&l)
 	return l
 }
 
