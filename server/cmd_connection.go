@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -227,6 +228,7 @@ func clientKillCommand(c *client, args querybuf.Args) {
 		return
 	}
 	var match []func(o *client) bool
+	skipMe := true // Redis's default for the filter form
 	for i := 2; i < args.Len(); i += 2 {
 		val := string(args.Arg(i + 1))
 		switch {
@@ -242,14 +244,40 @@ func clientKillCommand(c *client, args querybuf.Args) {
 		case eqFold(args.Arg(i), "laddr"):
 			match = append(match, func(o *client) bool { return o.localAddr() == val })
 		case eqFold(args.Arg(i), "skipme"):
-			skip := eqFold(args.Arg(i+1), "yes")
-			match = append(match, func(o *client) bool { return !skip || o != c })
+			switch {
+			case eqFold(args.Arg(i+1), "yes"):
+				skipMe = true
+			case eqFold(args.Arg(i+1), "no"):
+				skipMe = false
+			default:
+				c.w.Error(errSyntax)
+				return
+			}
+		case eqFold(args.Arg(i), "user"):
+			// Every client is the default user's (no ACL users yet).
+			if val != defaultUser {
+				c.w.Error(fmt.Sprintf("ERR No such user '%s'", val))
+				return
+			}
+		case eqFold(args.Arg(i), "type"):
+			// Every client is a normal one: no replicas, masters or pub/sub subscribers yet.
+			switch strings.ToLower(val) {
+			case "normal":
+			case "master", "slave", "replica", "pubsub":
+				match = append(match, func(*client) bool { return false })
+			default:
+				c.w.Error(fmt.Sprintf("ERR Unknown client type '%s'", val))
+				return
+			}
 		default:
 			c.w.Error(errSyntax)
 			return
 		}
 	}
 	n := c.srv.killClients(func(o *client) bool {
+		if skipMe && o == c {
+			return false
+		}
 		for _, m := range match {
 			if !m(o) {
 				return false
@@ -265,7 +293,7 @@ func clientHelpCommand(c *client, args querybuf.Args) {
 		"ID", "    Return the ID of the current connection.",
 		"INFO", "    Return information about the current client connection.",
 		"KILL <ip:port>", "    Kill connection made from <ip:port>.",
-		"KILL <option> <value> [<option> <value> [...]]", "    Kill connections. Options are: ID, ADDR, LADDR, SKIPME.",
+		"KILL <option> <value> [<option> <value> [...]]", "    Kill connections. Options are: ID, TYPE, USER, ADDR, LADDR, SKIPME.",
 		"LIST", "    Return information about client connections.",
 		"GETNAME", "    Return the name of the current connection.",
 		"SETNAME <name>", "    Assign the name <name> to the current connection.",
