@@ -213,8 +213,7 @@ func (c *client) serve() {
 	parked := false
 	defer func() {
 		if r := recover(); r != nil {
-			c.srv.log.Error("panic serving client, closing it",
-				zap.Int64("id", c.id), zap.Any("panic", r), zap.ByteString("stack", debug.Stack()))
+			c.logPanic(r)
 			parked = false
 		}
 		if !parked {
@@ -240,6 +239,12 @@ func (c *client) serve() {
 			return
 		}
 	}
+}
+
+// logPanic logs a panic recovered while serving c, which is then closed: the server goes on.
+func (c *client) logPanic(r any) {
+	c.srv.log.Error("panic serving client, closing it",
+		zap.Int64("id", c.id), zap.Any("panic", r), zap.ByteString("stack", debug.Stack()))
 }
 
 // close closes a client its server owns (its loop or goroutine): the state says so first, so

@@ -176,8 +176,7 @@ func (l *readinessLoop) serveInline(c *client) {
 	action := serveClose
 	defer func() {
 		if r := recover(); r != nil {
-			c.srv.log.Error("panic serving client, closing it",
-				zap.Int64("id", c.id), zap.Any("panic", r), zap.ByteString("stack", debug.Stack()))
+			c.logPanic(r)
 			action = serveClose
 		}
 		if c.activeState != nil {
