@@ -3,8 +3,12 @@ package server
 import (
 	"fmt"
 	"net"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/kvserver/kvserver/config"
 )
@@ -69,5 +73,70 @@ func BenchmarkPipeline(b *testing.B) {
 	for _, n := range []int{1, 16} {
 		b.Run(fmt.Sprintf("SET/P=%d", n), func(b *testing.B) { benchmarkPipeline(b, n, set) })
 		b.Run(fmt.Sprintf("GET/P=%d", n), func(b *testing.B) { benchmarkPipeline(b, n, get) })
+	}
+}
+
+// benchmarkSocketPipeline runs batches of n copies of one command through the path clients
+// take: a socket (one end of a socketpair) in a readiness loop, served inline — epoll, read,
+// parse, dispatch, reply, write — while the benchmark writes the requests on the other end and
+// reads every reply. Allocations are counted for the whole process: the loop's included.
+func benchmarkSocketPipeline(b *testing.B, n int, cmd, reply string) {
+	s := benchServer(b)
+	s.byFD = make([]atomic.Pointer[client], fdTableSize())
+	if err := s.startReadinessLoops(); err != nil {
+		b.Fatal(err)
+	}
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	peer := fds[1]
+	if err := unix.SetNonblock(peer, false); err != nil {
+		b.Fatal(err)
+	}
+	c := newSocketClient(s, fds[0], peerAddr{}, 1)
+	if !s.addClient(c) {
+		b.Fatal("server closing")
+	}
+	s.byFD[fds[0]].Store(c)
+	if err := s.register(c); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		unix.Close(peer)
+		s.Shutdown()
+		s.Wait()
+	})
+	req := []byte(strings.Repeat(cmd, n))
+	want := len(reply) * n
+	buf := make([]byte, 64<<10)
+	roundTrip := func() {
+		if _, err := unix.Write(peer, req); err != nil {
+			b.Fatal(err)
+		}
+		for got := 0; got < want; {
+			m, err := unix.Read(peer, buf)
+			if err != nil || m <= 0 {
+				b.Fatalf("reading replies: %d, %v", m, err)
+			}
+			got += m
+		}
+	}
+	roundTrip() // the key exists, the buffers have grown
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		roundTrip()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/cmd")
+}
+
+func BenchmarkSocketPipeline(b *testing.B) {
+	value := fmt.Sprintf("$85\r\n%085d\r\n", 7)
+	set := "*3\r\n$3\r\nSET\r\n$18\r\nkey:00000000000001\r\n" + value
+	get := "*2\r\n$3\r\nGET\r\n$18\r\nkey:00000000000001\r\n"
+	for _, n := range []int{1, 16} {
+		b.Run(fmt.Sprintf("SET/P=%d", n), func(b *testing.B) { benchmarkSocketPipeline(b, n, set, "+OK\r\n") })
+		b.Run(fmt.Sprintf("GET/P=%d", n), func(b *testing.B) { benchmarkSocketPipeline(b, n, get, value) })
 	}
 }
