@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"runtime"
+	"sync/atomic"
 	"time"
 
 	"github.com/kvserver/kvserver/alloc"
@@ -16,6 +17,7 @@ type Keyspace struct {
 	shardMask uint64
 	databases int
 	clock     func() int64
+	lru       atomic.Uint32 // the cached LRU clock plus one; 0 until TickLRUClock
 }
 
 // Options configures a Keyspace. The zero value gives the defaults.
@@ -112,8 +114,18 @@ func (k *Keyspace) Shard(i int) *Shard { return k.shards[i] }
 // Now is the keyspace's clock, unix ms.
 func (k *Keyspace) Now() int64 { return k.clock() }
 
-// LRUClock is Redis's LRU clock: seconds, in 24 bits.
-func (k *Keyspace) LRUClock() uint32 { return uint32(k.clock()/1000) & lruClockMax }
+// LRUClock is Redis's LRU clock: seconds, in 24 bits. Once TickLRUClock has been called it is
+// the value cached there, as Redis's server.lruclock, so that a lookup does not read the clock.
+func (k *Keyspace) LRUClock() uint32 {
+	if v := k.lru.Load(); v != 0 {
+		return v - 1
+	}
+	return uint32(k.clock()/1000) & lruClockMax
+}
+
+// TickLRUClock caches the LRU clock for LRUClock. The server's cron calls it every tick (at
+// least once a second, the clock's resolution), as Redis's serverCron updates server.lruclock.
+func (k *Keyspace) TickLRUClock() { k.lru.Store(uint32(k.clock()/1000)&lruClockMax + 1) }
 
 // SwapDBLocked swaps databases a and b (SWAPDB) by swapping their tables and TTL indexes in
 // every shard: nothing is copied and no arena is crossed. The caller holds every shard's lock

@@ -344,3 +344,23 @@ func TestRandomKey(t *testing.T) {
 	}
 	checkAccounting(t, k)
 }
+
+// TestLRUClockCached: until TickLRUClock the LRU clock follows the clock; afterwards it is the
+// value of the last tick, as Redis's cached server.lruclock.
+func TestLRUClockCached(t *testing.T) {
+	k, clk := newTestKeyspace(t, Options{Shards: 1})
+	start := k.LRUClock()
+	clk.ms.Add(5000)
+	if got := k.LRUClock(); got != start+5 {
+		t.Fatalf("before any tick: LRU clock %d, want %d", got, start+5)
+	}
+	k.TickLRUClock()
+	clk.ms.Add(3000)
+	if got := k.LRUClock(); got != start+5 {
+		t.Fatalf("after a tick, the clock moved on: LRU clock %d, want the tick's %d", got, start+5)
+	}
+	k.TickLRUClock()
+	if got := k.LRUClock(); got != start+8 {
+		t.Fatalf("after the next tick: LRU clock %d, want %d", got, start+8)
+	}
+}

@@ -35,6 +35,7 @@ type cronState struct {
 // runCron runs the background tasks hz times a second until shutdown.
 func (s *Server) runCron() {
 	defer s.wg.Done()
+	s.ks.TickLRUClock()
 	s.cronTick(time.Now())
 	for {
 		hz := max(1, min(500, s.cfg.Hz()))
@@ -44,6 +45,7 @@ func (s *Server) runCron() {
 			t.Stop()
 			return
 		case now := <-t.C:
+			s.ks.TickLRUClock() // even with the cron paused: the keys' idle times go on
 			if !s.cron.paused.Load() {
 				s.cronTick(now)
 				s.clientsCron(hz)
