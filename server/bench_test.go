@@ -66,10 +66,17 @@ func benchmarkPipeline(b *testing.B, n int, cmd string) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/cmd")
 }
 
+// benchCommands are the benchmarks' requests: a SET of an 18-byte key to an 85-byte value, a
+// GET of it, and the value as a bulk string (the GET's reply).
+func benchCommands() (set, get, value string) {
+	value = fmt.Sprintf("$85\r\n%085d\r\n", 7)
+	set = "*3\r\n$3\r\nSET\r\n$18\r\nkey:00000000000001\r\n" + value
+	get = "*2\r\n$3\r\nGET\r\n$18\r\nkey:00000000000001\r\n"
+	return set, get, value
+}
+
 func BenchmarkPipeline(b *testing.B) {
-	value := fmt.Sprintf("$85\r\n%085d\r\n", 7)
-	set := "*3\r\n$3\r\nSET\r\n$18\r\nkey:00000000000001\r\n" + value
-	get := "*2\r\n$3\r\nGET\r\n$18\r\nkey:00000000000001\r\n"
+	set, get, _ := benchCommands()
 	for _, n := range []int{1, 16} {
 		b.Run(fmt.Sprintf("SET/P=%d", n), func(b *testing.B) { benchmarkPipeline(b, n, set) })
 		b.Run(fmt.Sprintf("GET/P=%d", n), func(b *testing.B) { benchmarkPipeline(b, n, get) })
@@ -140,9 +147,7 @@ func benchmarkSocketPipeline(b *testing.B, n int, setup, cmd, reply string) {
 }
 
 func BenchmarkSocketPipeline(b *testing.B) {
-	value := fmt.Sprintf("$85\r\n%085d\r\n", 7)
-	set := "*3\r\n$3\r\nSET\r\n$18\r\nkey:00000000000001\r\n" + value
-	get := "*2\r\n$3\r\nGET\r\n$18\r\nkey:00000000000001\r\n"
+	set, get, value := benchCommands()
 	for _, n := range []int{1, 16} {
 		b.Run(fmt.Sprintf("SET/P=%d", n), func(b *testing.B) { benchmarkSocketPipeline(b, n, "", set, "+OK\r\n") })
 		b.Run(fmt.Sprintf("GET/P=%d", n), func(b *testing.B) { benchmarkSocketPipeline(b, n, set, get, value) })
