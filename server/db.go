@@ -76,7 +76,7 @@ func (s *Server) keyspaceCron() {
 		return
 	}
 	deadline := time.Now().Add(cronExpireBudget)
-	for {
+	for s.activeExpireEnabled() { // turned off meanwhile: stop at once, not at the deadline
 		_, more := s.ks.ActiveExpireCycle(expireEntriesPerCall)
 		if !more || time.Now().After(deadline) {
 			return
