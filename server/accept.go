@@ -68,10 +68,7 @@ func (s *Server) acceptLoop(ln net.Listener) {
 			s.acceptSocket(nfd, sa)
 		case unix.EINTR, unix.ECONNABORTED:
 		default:
-			// Out of file descriptors and the like: back off instead of spinning.
-			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
-			s.logLimited(logKindAccept, zap.WarnLevel, "accept failed", nil, zap.Error(acceptErr), zap.Duration("backoff", backoff))
-			time.Sleep(backoff)
+			s.acceptBackoff(&backoff, acceptErr)
 		}
 		if s.closing.Load() {
 			return
@@ -99,6 +96,14 @@ func dupPollable(sc syscall.Conn) (*os.File, error) {
 	return os.NewFile(uintptr(dup), "listener"), nil
 }
 
+// acceptBackoff waits after a failed accept (out of file descriptors and the like) instead of
+// spinning: twice as long as the last time, from 5 ms to a second.
+func (s *Server) acceptBackoff(backoff *time.Duration, err error) {
+	*backoff = min(max(2**backoff, 5*time.Millisecond), time.Second)
+	s.logLimited(logKindAccept, zap.WarnLevel, "accept failed", nil, zap.Error(err), zap.Duration("backoff", *backoff))
+	time.Sleep(*backoff)
+}
+
 // acceptConns accepts with Listener.Accept, for a listener without an fd.
 func (s *Server) acceptConns(ln net.Listener) {
 	var backoff time.Duration
@@ -108,9 +113,7 @@ func (s *Server) acceptConns(ln net.Listener) {
 			if s.closing.Load() {
 				return
 			}
-			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
-			s.logLimited(logKindAccept, zap.WarnLevel, "accept failed", nil, zap.Error(err), zap.Duration("backoff", backoff))
-			time.Sleep(backoff)
+			s.acceptBackoff(&backoff, err)
 			continue
 		}
 		backoff = 0

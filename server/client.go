@@ -146,7 +146,7 @@ func (c *client) detachActiveLocked(l *readinessLoop) bool {
 		a.parser = querybuf.Parser{}
 	}
 	a.w.SetBuffer(nil)
-	a.plain, a.readBuf, a.readErr = nil, nil, nil
+	a.plain, a.readBuf, a.readErr, a.loop = nil, nil, nil, nil
 	a.closeAfterReply, a.nextCmd = false, 0
 	a.shardIdx = a.shardIdx[:0]
 	c.activeState = nil
@@ -290,9 +290,15 @@ const (
 // step reads once, runs every complete command and writes the replies. It says whether to go
 // on, close, park, or (inline, on a loop) hand the client to a goroutine.
 func (c *client) step(inline bool) serveAction {
-	err := c.read()
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.stepLocked(inline)
+}
+
+// stepLocked is step with the client's lock held: one lock for the read, the batch and the
+// replies.
+func (c *client) stepLocked(inline bool) serveAction {
+	err := c.readLocked()
 	if c.readKind == readNone && err == nil && c.readErr == nil && c.fd >= 0 {
 		return servePark // EAGAIN
 	}

@@ -19,15 +19,13 @@ const (
 	readPlain              // the read buffer of a connection without a raw fd
 )
 
-// read reads once: a socket without waiting (readKind stays readNone on EAGAIN), choosing the
+// readLocked reads once: a socket without waiting (readKind stays readNone on EAGAIN), choosing the
 // buffer only as it reads; a connection without an fd blocking, into its private buffer.
-func (c *client) read() error {
+func (c *client) readLocked() error {
 	c.readN, c.readErr, c.readKind, c.readBuf = 0, nil, readNone, nil
 	if c.fd < 0 {
-		return c.readPlainConn()
+		return c.readPlainConnLocked()
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	buf, kind := c.readTargetLocked()
 	for {
 		n, err := rawRead(int(c.fd), buf)
@@ -118,11 +116,9 @@ func unsafeSliceBefore(b []byte, n int) []byte {
 	return unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), -n)), cap(b)+n)
 }
 
-// readPlainConn reads a connection without a raw fd into a private Go-heap buffer (a later TLS
+// readPlainConnLocked reads a connection without a raw fd into a private Go-heap buffer (a later TLS
 // connection, an in-memory pipe in tests).
-func (c *client) readPlainConn() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+func (c *client) readPlainConnLocked() error {
 	if tail := c.parser.BigArgTail(); len(tail) > 0 {
 		c.readN, c.readErr = c.conn.Read(tail)
 		c.readKind = readBig

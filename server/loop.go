@@ -188,28 +188,34 @@ func (l *readinessLoop) serveInline(c *client) {
 			c.logPanic(r)
 			action = serveClose
 		}
-		if c.activeState != nil {
-			c.loop = nil
-		}
 		switch action {
 		case serveClose:
 			c.close()
 		case serveHandoff:
 			c.srv.handoff(c)
 		default:
-			c.mu.Lock()
-			c.detachActiveLocked(l)
-			c.mu.Unlock()
 			c.state.Store(clientParked)
 			// A kill that found the client busy shut its socket down: the next round reads EOF
 			// and closes it.
 		}
 	}()
+	action = l.step(c)
+}
+
+// step runs one step of client c under its lock, taken once: the active state attached (from
+// the loop's free list), the loop's buffers lent, and the state given back after unless
+// something is half-parsed or unwritten or a goroutine takes over.
+func (l *readinessLoop) step(c *client) serveAction {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.attachActiveLocked(l)
 	c.loop = l
-	c.mu.Unlock()
-	action = c.step(true)
+	action := c.stepLocked(true)
+	c.loop = nil // a panic leaves it set: detachActiveLocked clears it when the client closes
+	if action == serveContinue || action == servePark {
+		c.detachActiveLocked(l)
+	}
+	return action
 }
 
 // handoff gives client c, taken from its loop, to a goroutine of its own. Its socket leaves the
