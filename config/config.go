@@ -97,7 +97,12 @@ type Config struct {
 	// listeners see changes in order. Listeners run with writeMu held: they may read the
 	// Config but must not Set, Load or register listeners.
 	writeMu   sync.Mutex
-	listeners map[int][]func(string) // guarded by writeMu
+	listeners map[int][]func(string)       // guarded by writeMu
+	appliers  map[int][]func(string) error // guarded by writeMu; see OnApply
+
+	// permissive turns the refusals of the support table off: only this package's tests of
+	// the parsing and rewriting mechanics set it, to use maxmemory and friends as material.
+	permissive bool
 
 	mu struct {
 		sync.RWMutex
@@ -109,7 +114,7 @@ type Config struct {
 // New returns a Config holding Redis 7.2's defaults, with dir set to the current
 // working directory (Redis's getcwd) and bind to kvserver's default "127.0.0.1 -::1".
 func New() *Config {
-	c := &Config{listeners: map[int][]func(string){}}
+	c := &Config{listeners: map[int][]func(string){}, appliers: map[int][]func(string) error{}}
 	c.mu.values = make([]string, len(params))
 	for i := range params {
 		c.mu.values[i] = params[i].Default
@@ -244,13 +249,65 @@ func (c *Config) set(local bool, pairs [][2]string) error {
 			args = splitSpaces(pv[1])
 		}
 		v, reason := p.setValue(cur, args)
+		if reason == "" && !c.permissive {
+			reason = p.refusal(v)
+		}
 		if reason != "" {
 			return setFailed(ents[i].name, reason)
 		}
 		staged[ents[i].param] = v
 	}
+	old := make(map[int]string, len(staged))
+	for i := range staged {
+		old[i] = c.value(i)
+	}
 	c.commit(staged)
+	return c.apply(staged, old)
+}
+
+// apply runs the OnApply functions of the parameters that changed, in table order. When one
+// fails, every value goes back to old and the functions that ran are run again with the old
+// values (Redis's restoreBackupConfig), and the error is CONFIG SET's. writeMu is held.
+func (c *Config) apply(staged, old map[int]string) error {
+	var order []int
+	for i, v := range staged {
+		if v != old[i] && len(c.appliers[i]) > 0 {
+			order = append(order, i)
+		}
+	}
+	sort.Ints(order)
+	for n, i := range order {
+		for _, fn := range c.appliers[i] {
+			err := fn(staged[i])
+			if err == nil {
+				continue
+			}
+			c.commit(old)
+			for _, j := range order[:n+1] {
+				for _, undo := range c.appliers[j] {
+					_ = undo(old[j])
+				}
+			}
+			return setFailed(params[i].Name, err.Error())
+		}
+	}
 	return nil
+}
+
+// OnApply registers fn to put a new value into effect when CONFIG SET changes the parameter
+// (port and bind: listen again). It runs after the value is visible and after the OnChange
+// listeners; an error undoes the whole CONFIG SET — every value goes back and the appliers that
+// ran are called again with the old values — and the client gets "ERR CONFIG SET failed
+// (possibly related to argument 'name') - " and the error's text. Load does not call it: at
+// start-up the server applies what it reads. The same rules as OnChange apply to fn.
+func (c *Config) OnApply(name string, fn func(value string) error) {
+	e, ok := lookup(name)
+	if !ok {
+		panic("config: OnApply of unknown parameter " + name)
+	}
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	c.appliers[e.param] = append(c.appliers[e.param], fn)
 }
 
 // setFailed is configSetCommand's error for a known parameter.

@@ -69,7 +69,7 @@ func TestString2ll(t *testing.T) {
 }
 
 func TestAccessorDefaults(t *testing.T) {
-	c := New()
+	c := newPermissive()
 	wd, _ := os.Getwd()
 	checks := []struct {
 		name      string
@@ -105,7 +105,7 @@ func TestAccessorDefaults(t *testing.T) {
 }
 
 func TestGet(t *testing.T) {
-	c := New()
+	c := newPermissive()
 	cases := []struct {
 		patterns []string
 		want     []NameValue
@@ -142,8 +142,8 @@ func TestGet(t *testing.T) {
 			t.Errorf("Get(%q) =\n%v\nwant\n%v", tc.patterns, got, tc.want)
 		}
 	}
-	if n := len(c.Get("*")); n != 195 {
-		t.Errorf("Get(*) returns %d names, want 195", n)
+	if n := len(c.Get("*")); n != 195+len(kvserverParams) {
+		t.Errorf("Get(*) returns %d names, want 195 (Redis 7.2) + kvserver's own", n)
 	}
 }
 
@@ -230,7 +230,7 @@ func TestSetErrors(t *testing.T) {
 		{[][2]string{pair("latency-tracking-info-percentiles", "fifty")}, failed("latency-tracking-info-percentiles", "Invalid latency-tracking-info-percentiles parameters")},
 	}
 	for _, tc := range cases {
-		c := New()
+		c := newPermissive()
 		before := c.Get("*")
 		err := c.Set(tc.pairs...)
 		if err == nil || err.Error() != tc.want {
@@ -282,7 +282,7 @@ func TestSetValues(t *testing.T) {
 		{"oom-score-adj-values", "0 -200 +800", "0 -200 800"},
 	}
 	for _, tc := range cases {
-		c := New()
+		c := newPermissive()
 		if err := c.Set(pair(tc.name, tc.value)); err != nil {
 			t.Errorf("Set(%s, %q): %v", tc.name, tc.value, err)
 			continue
@@ -291,7 +291,7 @@ func TestSetValues(t *testing.T) {
 			t.Errorf("Set(%s, %q): CONFIG GET says %q, want %q", tc.name, tc.value, got, tc.want)
 		}
 	}
-	c := New()
+	c := newPermissive()
 	if err := c.Set(pair("list-max-ziplist-size", "-5")); err != nil {
 		t.Fatal(err)
 	}
@@ -302,7 +302,7 @@ func TestSetValues(t *testing.T) {
 
 // TestSetAtomic: several pairs change together or not at all.
 func TestSetAtomic(t *testing.T) {
-	c := New()
+	c := newPermissive()
 	err := c.Set(pair("maxmemory", "10mb"), pair("timeout", "30"), pair("port", "abc"))
 	if err == nil {
 		t.Fatal("want an error")
@@ -327,7 +327,7 @@ func TestSetAtomic(t *testing.T) {
 
 func TestSetProtected(t *testing.T) {
 	dir := t.TempDir()
-	c := New()
+	c := newPermissive()
 	mustLoad(t, c, []string{"enable-protected-configs", "local"})
 	if err := c.Set(pair("dir", dir)); err == nil || !strings.HasSuffix(err.Error(), "can't set protected config") {
 		t.Errorf("remote Set(dir) = %v", err)
@@ -351,7 +351,7 @@ func TestSetProtected(t *testing.T) {
 		err.Error() != "ERR CONFIG SET failed (possibly related to argument 'dbfilename') - dbfilename can't be a path, just a filename" {
 		t.Errorf("Set(dbfilename, path) = %v", err)
 	}
-	c2 := New()
+	c2 := newPermissive()
 	mustLoad(t, c2, []string{"enable-protected-configs", "yes"})
 	if err := c2.Set(pair("dbfilename", "x.rdb")); err != nil || c2.DBFilename() != "x.rdb" {
 		t.Errorf("Set(dbfilename) with protected configs enabled: %v", err)
@@ -359,7 +359,7 @@ func TestSetProtected(t *testing.T) {
 }
 
 func TestOnChange(t *testing.T) {
-	c := New()
+	c := newPermissive()
 	var got []string
 	c.OnChange("hz", func(v string) { got = append(got, "hz="+v) })
 	c.OnChange("hash-max-ziplist-entries", func(v string) { got = append(got, "hash="+v) })
@@ -425,7 +425,7 @@ func TestParseArgs(t *testing.T) {
 }
 
 func TestLoadArgs(t *testing.T) {
-	c := New()
+	c := newPermissive()
 	_, ds, err := ParseArgs([]string{"--port", "6380", "--bind", "127.0.0.1", "::1", "--save", "",
 		"--databases", "4", "--DAEMONIZE", "no", "--maxmemory", "1mb", "--slaveof", "no", "one"})
 	if err != nil {
@@ -448,7 +448,7 @@ func TestLoadArgs(t *testing.T) {
 		{[][]string{{"save", "3600 1 300 100"}}, "3600 1 300 100"},
 		{[][]string{{"bind", "127.0.0.1 ::1"}}, ""},
 	} {
-		c := New()
+		c := newPermissive()
 		mustLoad(t, c, tc.ds...)
 		name := tc.ds[0][0]
 		if name == "bind" {
@@ -479,7 +479,7 @@ func TestLoadErrors(t *testing.T) {
 		{[][]string{{"replicaof", "h", "70000"}}, "*** FATAL CONFIG FILE ERROR (Redis 7.2.4) ***\nReading the configuration file, at line 1\n>>> 'replicaof \"h\" \"70000\"'\nInvalid master port"},
 	}
 	for _, tc := range cases {
-		c := New()
+		c := newPermissive()
 		err := c.Load(tc.ds)
 		var le *LoadError
 		if !errors.As(err, &le) || err.Error() != tc.want {
@@ -489,7 +489,7 @@ func TestLoadErrors(t *testing.T) {
 			t.Errorf("Load(%q) failed but changed port", tc.ds)
 		}
 	}
-	c := New()
+	c := newPermissive()
 	mustLoad(t, c, []string{"list-max-ziplist-entries", "512"}, []string{"rename-command", "KEYS", ""},
 		[]string{"loadmodule", "/x.so", "a"}, []string{"mod.opt", "1"}, []string{"daemonize", "yes"})
 	want := [][]string{{"rename-command", "KEYS", ""}, {"loadmodule", "/x.so", "a"}, {"mod.opt", "1"}}
@@ -525,7 +525,7 @@ include `+filepath.Join(dir, "conf.d", "*.conf")+`
 include `+filepath.Join(dir, "none", "*.conf")+`
 save 900 1
 `)
-	c := New()
+	c := newPermissive()
 	if err := c.LoadFile(main, [][]string{{"port", "7001"}, {"save", "60", "5"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -537,7 +537,7 @@ save 900 1
 	}
 
 	bad := write("bad.conf", "port 7000\n\n  nosuch-directive yes \n")
-	err := New().LoadFile(bad, nil)
+	err := newPermissive().LoadFile(bad, nil)
 	want := "*** FATAL CONFIG FILE ERROR (Redis 7.2.4) ***\nReading the configuration file, at line 3\n>>> 'nosuch-directive yes'\nBad directive or wrong number of arguments\n(in " + bad + ")"
 	if err == nil || err.Error() != want {
 		t.Errorf("bad directive:\n got %v\nwant %s", err, want)
@@ -548,24 +548,24 @@ save 900 1
 	}
 
 	quotes := write("quotes.conf", "requirepass \"abc\n")
-	if err := New().LoadFile(quotes, nil); err == nil || !strings.Contains(err.Error(), "Unbalanced quotes in configuration line") {
+	if err := newPermissive().LoadFile(quotes, nil); err == nil || !strings.Contains(err.Error(), "Unbalanced quotes in configuration line") {
 		t.Errorf("unbalanced quotes: %v", err)
 	}
 	inc := write("inc-bad.conf", "include "+bad+"\n")
-	if err := New().LoadFile(inc, nil); !errors.As(err, &le) || le.File != bad {
+	if err := newPermissive().LoadFile(inc, nil); !errors.As(err, &le) || le.File != bad {
 		t.Errorf("error in an included file: %v", err)
 	}
 	missing := filepath.Join(dir, "missing.conf")
-	if err := New().LoadFile(missing, nil); err == nil ||
+	if err := newPermissive().LoadFile(missing, nil); err == nil ||
 		err.Error() != "Fatal error, can't open config file '"+missing+"': No such file or directory" {
 		t.Errorf("missing file: %v", err)
 	}
 	loop := write("loop.conf", "include "+filepath.Join(dir, "loop.conf")+"\n")
-	if err := New().LoadFile(loop, nil); err == nil || !strings.Contains(err.Error(), "include nesting too deep") {
+	if err := newPermissive().LoadFile(loop, nil); err == nil || !strings.Contains(err.Error(), "include nesting too deep") {
 		t.Errorf("include loop: %v", err)
 	}
 	logf := write("log.conf", "logfile "+filepath.Join(dir, "no", "such", "dir.log")+"\n")
-	if err := New().LoadFile(logf, nil); err == nil ||
+	if err := newPermissive().LoadFile(logf, nil); err == nil ||
 		!strings.HasSuffix(err.Error(), "Can't open the log file: No such file or directory") {
 		t.Errorf("bad logfile: %v", err)
 	}
@@ -599,11 +599,11 @@ func TestSplitArgs(t *testing.T) {
 }
 
 func TestFlagSet(t *testing.T) {
-	c := New()
+	c := newPermissive()
 	fs := c.FlagSet()
 	usage := fs.FlagUsages()
 	for _, want := range []string{"--port int", "(default 6379)", "--bind string", `(default "127.0.0.1 -::1")`,
-		"--maxmemory bytes", "--appendonly yes|no", "--proto-max-bulk-len bytes", "(default 536870912)"} {
+		"--maxmemory bytes", "--protected-mode yes|no", "--proto-max-bulk-len bytes", "(default 536870912)"} {
 		if !strings.Contains(usage, want) {
 			t.Errorf("usage lacks %q:\n%s", want, usage)
 		}
@@ -611,11 +611,11 @@ func TestFlagSet(t *testing.T) {
 	if n := strings.Count(usage, "\n"); n != len(serverFlags) {
 		t.Errorf("%d flags listed, want %d", n, len(serverFlags))
 	}
-	if err := fs.Parse([]string{"--port=7000", "--appendonly", "--bind=0.0.0.0 ::", "--maxmemory=1mb"}); err != nil {
+	if err := fs.Parse([]string{"--port=7000", "--protected-mode", "--bind=0.0.0.0 ::", "--maxmemory=1mb"}); err != nil {
 		t.Fatal(err)
 	}
-	if c.Port() != 7000 || !c.AppendOnly() || !reflect.DeepEqual(c.Bind(), []string{"0.0.0.0", "::"}) || c.MaxMemory() != 1<<20 {
-		t.Errorf("flags not applied: %d %v %v %d", c.Port(), c.AppendOnly(), c.Bind(), c.MaxMemory())
+	if c.Port() != 7000 || !c.ProtectedMode() || !reflect.DeepEqual(c.Bind(), []string{"0.0.0.0", "::"}) || c.MaxMemory() != 1<<20 {
+		t.Errorf("flags not applied: %d %v %v %d", c.Port(), c.ProtectedMode(), c.Bind(), c.MaxMemory())
 	}
 	if err := fs.Set("port", "x"); err == nil || !strings.Contains(err.Error(), "argument couldn't be parsed into an integer") {
 		t.Errorf("fs.Set(port, x) = %v", err)
@@ -627,7 +627,7 @@ func TestFlagSet(t *testing.T) {
 
 // TestConcurrent runs CONFIG GET and typed reads against CONFIG SET (go test -race).
 func TestConcurrent(t *testing.T) {
-	c := New()
+	c := newPermissive()
 	var calls int
 	c.OnChange("hz", func(string) { calls++ })
 	var wg sync.WaitGroup
@@ -654,7 +654,7 @@ func TestConcurrent(t *testing.T) {
 		if i%2 == 0 {
 			hz = "20"
 		}
-		if err := c.Set(pair("hz", hz), pair("maxmemory", "1mb")); err != nil {
+		if err := c.Set(pair("hz", hz), pair("repl-backlog-size", "1mb")); err != nil {
 			t.Error(err)
 		}
 	}

@@ -1,41 +1,19 @@
 package config
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/spf13/pflag"
 )
 
-// serverFlags are the directives kvserver acts on, in the order --help lists them.
+// serverFlags are the parameters kvserver acts on, in the order --help lists them: the
+// Acted rows of the support table that are parameters.
 var serverFlags = []string{
-	"port", "bind", "protected-mode", "requirepass", "maxclients", "timeout", "tcp-keepalive",
-	"databases", "hz", "proto-max-bulk-len", "client-query-buffer-limit", "maxmemory",
-	"maxmemory-policy", "loglevel", "logfile", "pidfile", "daemonize", "dir", "dbfilename",
-	"save", "appendonly",
-}
-
-var flagUsage = map[string]string{
-	"port":                      "TCP port to accept connections on (0: none)",
-	"bind":                      "addresses to listen on; a leading '-' marks one that may be unavailable",
-	"protected-mode":            "refuse non-loopback clients while no password is set",
-	"requirepass":               "password clients must AUTH with",
-	"maxclients":                "maximum number of connected clients",
-	"timeout":                   "close a client idle for this many seconds (0: never)",
-	"tcp-keepalive":             "TCP keep-alive period of client connections, in seconds (0: off)",
-	"databases":                 "number of databases",
-	"hz":                        "background tasks per second (1-500)",
-	"proto-max-bulk-len":        "maximum size of one bulk string argument",
-	"client-query-buffer-limit": "maximum size of a client's query buffer",
-	"maxmemory":                 "memory limit (0: none)",
-	"maxmemory-policy":          "what to do at maxmemory: " + enumList(maxmemoryPolicyEnum),
-	"loglevel":                  "log verbosity: " + enumList(loglevelEnum),
-	"logfile":                   "log file (empty: standard output)",
-	"pidfile":                   "file to write the process id to",
-	"daemonize":                 "run in the background",
-	"dir":                       "working directory, where snapshots are written (default: the current directory)",
-	"dbfilename":                "snapshot file name",
-	"save":                      "snapshot rules: <seconds> <changes> pairs; \"\" disables",
-	"appendonly":                "enable the append-only file",
+	"port", "bind", "unixsocket", "unixsocketperm", "protected-mode", "requirepass", "maxclients",
+	"timeout", "tcp-keepalive", "databases", "hz", "proto-max-bulk-len", "client-query-buffer-limit",
+	"maxmemory", "loglevel", "logfile", "log-format", "pidfile", "daemonize", "dir",
+	"enable-debug-command", "enable-protected-configs", "shutdown-timeout",
 }
 
 func enumList(vs []EnumValue) string {
@@ -46,20 +24,17 @@ func enumList(vs []EnumValue) string {
 	return strings.Join(names, ", ")
 }
 
-// FlagSet returns pflag definitions of the directives the server acts on (port, bind,
-// protected-mode, requirepass, maxclients, timeout, tcp-keepalive, databases, hz,
-// proto-max-bulk-len, client-query-buffer-limit, maxmemory, maxmemory-policy,
-// loglevel, logfile, pidfile, daemonize, dir, dbfilename, save, appendonly), each
-// named as its directive, with Redis's default, so that --help lists them. The flags are bound to c: setting one
-// (fs.Set("port", "6380"), or parsing "--port=6380") is Load of that directive, with
-// the same checks and errors, and a flag's value is the parameter's current value. A
-// MultiArg flag takes its words in one argument ("--bind=127.0.0.1 ::1").
+// FlagSet returns pflag definitions of the parameters the server acts on (serverFlags), each
+// named as its directive, with Redis's default, so that --help lists them. The flags are bound
+// to c: setting one (fs.Set("port", "6380"), or parsing "--port=6380") is Load of that
+// directive, with the same checks and errors, and a flag's value is the parameter's current
+// value. A MultiArg flag takes its words in one argument ("--bind=127.0.0.1 ::1").
 func (c *Config) FlagSet() *pflag.FlagSet {
 	fs := pflag.NewFlagSet("kvserver", pflag.ContinueOnError)
 	fs.SortFlags = false
 	for _, name := range serverFlags {
 		p, _ := Lookup(name)
-		f := fs.VarPF(&flagValue{c: c, p: p}, name, "", flagUsage[name])
+		f := fs.VarPF(&flagValue{c: c, p: p}, name, "", acted[name])
 		f.DefValue = p.Default
 		if p.Type == Bool {
 			f.NoOptDefVal = "yes" // "--appendonly" alone means yes
@@ -96,4 +71,33 @@ func (v *flagValue) Type() string {
 		return "bytes"
 	}
 	return "string"
+}
+
+// HelpText is the directive part of --help: the parameters acted on with their defaults (the
+// flags), then the directives acted on that are not parameters, the ones refused until they
+// are implemented, and the ones accepted with no effect — the support table, whole.
+func (c *Config) HelpText() string {
+	var b strings.Builder
+	b.WriteString("Directives kvserver acts on:\n")
+	b.WriteString(c.FlagSet().FlagUsages())
+	var refusedRows, inertRows []DirectiveSupport
+	for _, d := range Directives() {
+		switch {
+		case d.Support == Acted && !d.Param:
+			fmt.Fprintf(&b, "      %-36s%s\n", d.Name, d.Note)
+		case d.Support == Refused:
+			refusedRows = append(refusedRows, d)
+		case d.Support == Inert:
+			inertRows = append(inertRows, d)
+		}
+	}
+	b.WriteString("\nRefused at any value but the default (the server does not start; CONFIG SET fails):\n")
+	for _, d := range refusedRows {
+		fmt.Fprintf(&b, "      %-36s%s\n", d.Name, d.Note)
+	}
+	b.WriteString("\nAccepted for compatibility, no effect (a warning is logged when one is set):\n")
+	for _, d := range inertRows {
+		fmt.Fprintf(&b, "      %-36s%s\n", d.Name, d.Note)
+	}
+	return b.String()
 }

@@ -165,6 +165,9 @@ func (l *loader) applyOne(d directive) error {
 			args, _ = splitArgs(args[0])
 		}
 		v, reason := p.setValue(l.current(e.param), args)
+		if reason == "" && !l.c.permissive {
+			reason = p.refusal(v)
+		}
 		if reason != "" {
 			return fail(reason)
 		}
@@ -187,17 +190,24 @@ func (l *loader) applyOne(d directive) error {
 	switch {
 	case name == "include" && argc == 2:
 		return l.include(d.args[1], fail)
-	case name == "rename-command" && argc == 3,
-		name == "user" && argc >= 2,
-		name == "loadmodule" && argc >= 2:
+	case name == "rename-command" && argc == 3:
 		l.other = append(l.other, append([]string{name}, d.args[1:]...))
 		return nil
+	case name == "user" && argc >= 2, name == "loadmodule" && argc >= 2:
+		if l.c.permissive {
+			l.other = append(l.other, append([]string{name}, d.args[1:]...))
+			return nil
+		}
+		return fail(refusedDirectiveReason(name))
 	case strings.Contains(name, "."):
 		if argc < 2 {
 			return fail("Module config specified without value")
 		}
-		l.other = append(l.other, append([]string{name}, d.args[1:]...))
-		return nil
+		if l.c.permissive {
+			l.other = append(l.other, append([]string{name}, d.args[1:]...))
+			return nil
+		}
+		return fail("Module configuration '" + name + "' is not supported: kvserver does not load Redis modules")
 	case name == "sentinel":
 		return fail("sentinel directive while not in sentinel mode")
 	}

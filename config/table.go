@@ -157,6 +157,8 @@ var (
 	protectedActEnum   = names("no", "yes", "local")
 	endpointTypeEnum   = names("ip", "hostname", "unknown-endpoint")
 	propagationErrEnum = names("ignore", "panic", "panic-on-replicas")
+	// logFormatEnum is Valkey 8.1's log-format (legacy, logfmt) plus json.
+	logFormatEnum = names("legacy", "logfmt", "json")
 )
 
 // Shutdown flags of shutdown-on-sigint and shutdown-on-sigterm (server.h's SHUTDOWN_*).
@@ -383,7 +385,13 @@ var params = []Param{
 	specialParam("bind", "", MultiArg, defaultBind, parseBind),
 	specialParam("replicaof", "slaveof", Immutable|MultiArg, "", parseReplicaOf),
 	specialParam("latency-tracking-info-percentiles", "", MultiArg, "50 99 99.9", parseLatencyPercentiles),
+
+	// kvserver's own, not in Redis 7.2: Valkey 8.1's log-format, with json added.
+	enumParam("log-format", 0, logFormatEnum, "legacy"),
 }
+
+// kvserverParams are the parameters above that Redis 7.2 does not have.
+var kvserverParams = map[string]bool{"log-format": true}
 
 func withBoolCheck(p Param, check func(string) string) Param { p.check = check; return p }
 func withClamp(p Param, clamp func(int64) int64) Param       { p.clamp = clamp; return p }

@@ -26,9 +26,8 @@ func run(args []string) int {
 	switch {
 	case errors.Is(err, config.ErrHelp):
 		fmt.Printf("Usage: kvserver [/path/to/redis.conf] [--directive value ...]\n\n"+
-			"Examples:\n  kvserver --port 7777\n  kvserver /etc/redis/6379.conf --loglevel verbose\n\n"+
-			"Directives the server acts on (every Redis 7.2 directive is accepted):\n%s",
-			cfg.FlagSet().FlagUsages())
+			"Examples:\n  kvserver --port 7777\n  kvserver /etc/redis/6379.conf --loglevel verbose\n\n%s",
+			cfg.HelpText())
 		return 0
 	case errors.Is(err, config.ErrVersion):
 		fmt.Printf("kvserver v=%s redis_version=%s\n", server.Version, server.RedisVersion)

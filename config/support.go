@@ -1,0 +1,205 @@
+package config
+
+import (
+	"sort"
+	"strings"
+)
+
+// Support says what kvserver does with a directive. Every directive Redis 7.2 knows is in
+// exactly one of the three lists, so that none is silently ignored.
+type Support uint8
+
+const (
+	// Acted directives change what the server does.
+	Acted Support = iota
+	// Inert directives are accepted for compatibility and have no effect. They are harmless
+	// to ignore (a tuning knob, a feature kvserver does not have and that nothing relies on
+	// for safety); the server logs a warning the first time one is set to a value other than
+	// its default.
+	Inert
+	// Refused directives would weaken security or lose data if they were ignored: a value
+	// other than the default stops the server from starting and makes CONFIG SET fail, until
+	// the feature exists.
+	Refused
+)
+
+var supportNames = [...]string{"acted on", "accepted, no effect", "refused"}
+
+func (s Support) String() string { return supportNames[s] }
+
+// DirectiveSupport is one row of the support table.
+type DirectiveSupport struct {
+	Name    string  // the canonical name
+	Support Support // what kvserver does with it
+	// Note says why, for Inert and Refused rows: what is missing. For a Refused row it ends
+	// the error a refused value gets.
+	Note string
+	// Param is false for a directive that is not a parameter (include, rename-command, user,
+	// loadmodule): CONFIG GET and CONFIG SET do not know it.
+	Param bool
+}
+
+// acted lists the directives the server acts on, each with what it does.
+var acted = map[string]string{
+	"port":                      "TCP port to accept connections on (0: no TCP listener)",
+	"bind":                      "addresses to listen on; a leading '-' marks one that may be unavailable",
+	"unixsocket":                "path of a Unix socket to accept connections on",
+	"unixsocketperm":            "permissions of the Unix socket (octal)",
+	"protected-mode":            "refuse non-loopback clients while no password is set",
+	"requirepass":               "password clients must AUTH with",
+	"maxclients":                "maximum number of connected clients",
+	"timeout":                   "close a client idle for this many seconds (0: never)",
+	"tcp-keepalive":             "TCP keep-alive period of client connections, in seconds (0: off)",
+	"databases":                 "number of databases",
+	"hz":                        "background tasks per second (1-500)",
+	"proto-max-bulk-len":        "maximum size of one bulk string argument",
+	"client-query-buffer-limit": "maximum size of a client's query buffer",
+	"maxmemory":                 "memory limit; only 0 (no limit) until the memory-limit work lands",
+	"loglevel":                  "log verbosity: " + enumList(loglevelEnum),
+	"logfile":                   "log file (empty: standard output)",
+	"log-format":                "log line format: legacy (Redis's), logfmt or json",
+	"pidfile":                   "file to write the process id to",
+	"daemonize":                 "only no: run kvserver in the foreground under a supervisor",
+	"dir":                       "working directory; relative paths are taken from it",
+	"enable-debug-command":      "who may run DEBUG: no, yes or local (loopback and Unix socket clients)",
+	"enable-protected-configs":  "who may CONFIG SET dir and dbfilename: no, yes or local",
+	"shutdown-timeout":          "seconds a shutdown waits for running commands before the process exits",
+	"include":                   "read another configuration file (or every file a glob matches)",
+	"rename-command":            "rename a command, or disable it with \"\" (configuration file only)",
+}
+
+// refused lists the directives refused at any value but their default, with what is missing.
+var refused = map[string]string{
+	"aclfile":                  "kvserver has no ACL yet, so the users of this file would not exist and clients would be served without their passwords",
+	"user":                     "kvserver has no ACL yet, so this user's password and permissions would not be enforced",
+	"appendonly":               "kvserver has no append-only file yet; writes would not be persisted",
+	"replicaof":                "kvserver has no replication yet",
+	"cluster-enabled":          "kvserver has no cluster mode",
+	"maxmemory-clients":        "kvserver does not limit client memory yet",
+	"loadmodule":               "kvserver does not load Redis modules",
+	"tls-port":                 "kvserver has no TLS yet; connections would be in plaintext",
+	"tls-replication":          "kvserver has no TLS yet",
+	"tls-cluster":              "kvserver has no TLS yet",
+	"tls-cert-file":            "kvserver has no TLS yet",
+	"tls-key-file":             "kvserver has no TLS yet",
+	"tls-key-file-pass":        "kvserver has no TLS yet",
+	"tls-client-cert-file":     "kvserver has no TLS yet",
+	"tls-client-key-file":      "kvserver has no TLS yet",
+	"tls-client-key-file-pass": "kvserver has no TLS yet",
+	"tls-dh-params-file":       "kvserver has no TLS yet",
+	"tls-ca-cert-file":         "kvserver has no TLS yet",
+	"tls-ca-cert-dir":          "kvserver has no TLS yet",
+}
+
+// maxmemoryNote is why maxmemory, acted on, refuses every value but 0 until the memory limit
+// exists (0, no limit, is what every Redis user starts with).
+const maxmemoryNote = "kvserver does not enforce maxmemory yet; only 0 (no limit) is accepted"
+
+// inertNotes explain the inert directives whose reason is not "a feature kvserver lacks".
+var inertNotes = map[string]string{
+	"save":             "kvserver has no persistence yet: nothing is saved (logged at start-up)",
+	"dbfilename":       "kvserver has no persistence yet",
+	"maxmemory-policy": "no memory limit is enforced yet",
+}
+
+// supportOf classifies a canonical directive name.
+func supportOf(name string) Support {
+	if _, ok := acted[name]; ok {
+		return Acted
+	}
+	if _, ok := refused[name]; ok {
+		return Refused
+	}
+	return Inert
+}
+
+// refusal is the reason a value of parameter p is refused, or "" if it is accepted: a
+// Refused parameter takes its default only; maxmemory takes 0 only.
+func (p *Param) refusal(v string) string {
+	switch {
+	case p.Name == "maxmemory":
+		if v != "0" {
+			return maxmemoryNote
+		}
+	case supportOf(p.Name) == Refused:
+		if v != p.Default {
+			return "'" + p.Name + "' is not supported: " + refused[p.Name]
+		}
+	}
+	return ""
+}
+
+// refusedDirectiveReason is the start-up error of a refused directive that is not a
+// parameter (user, loadmodule), or "".
+func refusedDirectiveReason(name string) string {
+	if note, ok := refused[name]; ok {
+		if _, isParam := lookup(name); !isParam {
+			return "'" + name + "' is not supported: " + note
+		}
+	}
+	return ""
+}
+
+// Directives is the support table: every Redis 7.2 parameter, kvserver's own (log-format)
+// and the directives that are not parameters, sorted by name.
+func Directives() []DirectiveSupport {
+	var out []DirectiveSupport
+	for _, p := range params {
+		out = append(out, directiveRow(p.Name, true))
+	}
+	for _, name := range []string{"include", "rename-command", "user", "loadmodule"} {
+		out = append(out, directiveRow(name, false))
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+func directiveRow(name string, param bool) DirectiveSupport {
+	d := DirectiveSupport{Name: name, Support: supportOf(name), Param: param}
+	switch d.Support {
+	case Acted:
+		d.Note = acted[name]
+	case Refused:
+		d.Note = refused[name]
+	case Inert:
+		d.Note = inertNotes[name]
+		if d.Note == "" {
+			d.Note = inertReason(name)
+		}
+	}
+	return d
+}
+
+// inertReason says, by the name's family, what is missing behind an inert directive.
+func inertReason(name string) string {
+	prefixes := []struct{ prefix, why string }{
+		{"repl", "no replication yet"}, {"replica", "no replication yet"}, {"slave", "no replication yet"},
+		{"master", "no replication yet"}, {"min-replicas", "no replication yet"},
+		{"cluster-", "no cluster mode"}, {"tls-", "no TLS yet"},
+		{"aof-", "no append-only file yet"}, {"append", "no append-only file yet"},
+		{"auto-aof", "no append-only file yet"}, {"no-appendfsync", "no append-only file yet"},
+		{"rdb", "no persistence yet"}, {"stop-writes-on-bgsave", "no persistence yet"}, {"key-load-delay", "no persistence yet"},
+		{"loading-", "no persistence yet"}, {"sanitize-dump", "no DUMP/RESTORE yet"},
+		{"lazyfree-", "values are freed at once"}, {"replica-lazy-flush", "no replication yet"},
+		{"active-defrag", "no active defragmentation: the allocator's slabs are size-classed"},
+		{"activedefrag", "no active defragmentation: the allocator's slabs are size-classed"},
+		{"hash-max", "no hashes yet"}, {"set-max", "no sets yet"}, {"zset-max", "no sorted sets yet"},
+		{"list-", "no lists yet"}, {"stream-", "no streams yet"}, {"hll-", "no HyperLogLog yet"},
+		{"lfu-", "no memory limit is enforced yet"}, {"maxmemory-", "no memory limit is enforced yet"},
+		{"slowlog-", "no SLOWLOG yet"}, {"latency-", "no latency tracking yet"},
+		{"notify-keyspace", "no keyspace notifications yet"}, {"acl", "no ACL yet"},
+		{"tracking-", "no client tracking yet"}, {"busy-reply", "no scripting yet"},
+		{"client-output-buffer", "client output buffers are not limited yet"},
+		{"syslog-", "logs go to logfile or standard output only"},
+		{"io-threads", "readiness loops are sized by the CPU count"},
+		{"shutdown-on-", "with no persistence every shutdown is the same"},
+		{"enable-module", "no modules"}, {"propagation-error", "no replication yet"},
+		{"oom-score", "the OOM score is not adjusted"},
+	}
+	for _, p := range prefixes {
+		if strings.HasPrefix(name, p.prefix) {
+			return p.why
+		}
+	}
+	return "no effect"
+}
