@@ -143,11 +143,9 @@ func tryStartServer(t testing.TB, extraArgs []string) (*server, error) {
 	if err != nil {
 		return nil, err
 	}
-	args := []string{"--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"}
-	if targetRedis {
-		// DEBUG is refused by default since Redis 7; kvserver always allows it.
-		args = append(args, "--dir", t.TempDir(), "--enable-debug-command", "yes")
-	}
+	// DEBUG is refused by default (Redis 7's enable-debug-command no): the suite uses it.
+	args := []string{"--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+		"--dir", t.TempDir(), "--enable-debug-command", "yes"}
 	args = append(args, extraArgs...)
 	s := &server{
 		Port: port,
