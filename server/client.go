@@ -401,8 +401,8 @@ func (c *client) executeBatch(inline bool) (handoff bool) {
 	return false
 }
 
-// execute looks a command up, checks its arity and authentication (processCommand's order)
-// and runs it.
+// execute looks a command up, checks its arity, whether DEBUG is allowed
+// (enable-debug-command) and authentication — processCommand's order — and runs it.
 func (c *client) execute(cmd *command, errText string, args querybuf.Args) {
 	c.totCmds.Store(c.totCmds.Load() + 1)
 	if cmd == nil {
@@ -411,6 +411,10 @@ func (c *client) execute(cmd *command, errText string, args querybuf.Args) {
 	}
 	if !cmd.arityOK(args.Len()) || cmd.Proc == nil {
 		c.w.Error(fmt.Sprintf(errWrongArgs, cmd.fullName))
+		return
+	}
+	if cmd.Flags&cmdProtected != 0 && cmd.isDebug && !c.srv.debugAllowed(c) {
+		c.w.Error(errDebugNotAllowed)
 		return
 	}
 	if cmd.Flags&cmdNoAuth == 0 && c.authRequired() {

@@ -25,6 +25,18 @@ type debugState struct {
 	activeExpireOff atomic.Bool
 }
 
+// debugAllowed is allowProtectedAction(enable-debug-command, c): yes allows every client,
+// local only loopback and Unix-socket clients, no nobody. The directive is immutable: read once.
+func (s *Server) debugAllowed(c *client) bool {
+	switch s.enableDebug {
+	case "yes":
+		return true
+	case "local":
+		return c.isLocal()
+	}
+	return false
+}
+
 // debug returns the server's debugState.
 func (s *Server) debug() *debugState { return &s.debugState }
 

@@ -95,6 +95,7 @@ type command struct {
 	fullName string // "config|get"
 	cats     []string
 	inline   bool // a readiness loop may run it (see runsInline)
+	isDebug  bool // DEBUG: allowed by enable-debug-command only
 	subs     map[string]*command
 }
 
@@ -151,6 +152,7 @@ func (cmd *command) finish(parent *command) {
 		cats |= catSlow
 	}
 	cmd.inline = runsInline(cmd.Flags, cats)
+	cmd.isDebug = cmd.fullName == "debug"
 	cmd.cats = cmd.cats[:0]
 	for i, name := range aclCatNames {
 		if cats&(1<<i) != 0 {

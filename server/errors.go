@@ -17,4 +17,7 @@ const (
 	errNoProto         = "NOPROTO unsupported protocol version"
 	errProtoNotInteger = "ERR Protocol version is not an integer or out of range"
 	errNotAllowedMulti = "ERR Command not allowed inside a transaction"
+	errDebugNotAllowed = "ERR DEBUG command not allowed. If the enable-debug-command option is set to \"local\", " +
+		"you can run it from a local connection, otherwise you need to set this option in the configuration file, " +
+		"and then restart the server."
 )

@@ -87,6 +87,7 @@ type Server struct {
 	clientsLeft  sync.WaitGroup           // live clients, for stopping the loops after them
 	parks        atomic.Int64             // goroutines that gave their client back, and states dropped
 	limits       atomic.Pointer[querybuf.Limits]
+	enableDebug  string // enable-debug-command: no, yes or local (immutable)
 }
 
 // serverStats are counters INFO reports. Commands of live clients are summed from the
@@ -137,6 +138,7 @@ func New(opts Options) (*Server, error) {
 		clientArena: clientArena,
 		activePool:  make(chan *activeState, activePoolSize),
 	}
+	s.enableDebug, _ = opts.Config.Value("enable-debug-command")
 	s.mu.clients = make(map[int64]*client)
 	s.cmds = newCommandTable(s.commandFamilies()...)
 	if err := s.adjustMaxClients(); err != nil {

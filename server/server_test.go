@@ -19,7 +19,7 @@ import (
 func startInProcess(t *testing.T, directives ...[]string) (*Server, *redis.Client) {
 	t.Helper()
 	cfg := config.New()
-	base := [][]string{{"port", "0"}, {"bind", "127.0.0.1"}, {"hz", "100"}}
+	base := [][]string{{"port", "0"}, {"bind", "127.0.0.1"}, {"hz", "100"}, {"enable-debug-command", "yes"}}
 	if err := cfg.Load(append(base, directives...)); err != nil {
 		t.Fatal(err)
 	}
