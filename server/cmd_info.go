@@ -215,18 +215,22 @@ func (s *Server) clientsMemory() int64 {
 	return n
 }
 
+// infoPersistence reports, until persistence exists, only what is true of a server that has
+// never saved: no save in progress, none done (rdb_saves:0, rdb_last_save_time:0,
+// rdb_last_bgsave_time_sec:-1 as Redis prints "never"), no AOF. The status fields of saves
+// and AOF writes that never ran (rdb_last_bgsave_status:ok, aof_last_write_status:ok) and
+// rdb_changes_since_last_save are left out rather than claim a save.
 func (s *Server) infoPersistence(b *strings.Builder) {
 	field(b, "loading", 0)
 	field(b, "async_loading", 0)
 	field(b, "current_cow_peak", 0)
-	field(b, "rdb_changes_since_last_save", 0)
 	field(b, "rdb_bgsave_in_progress", 0)
-	field(b, "rdb_last_save_time", s.started.Unix())
-	field(b, "rdb_last_bgsave_status", "ok")
+	field(b, "rdb_saves", 0)
+	field(b, "rdb_last_save_time", 0)
+	field(b, "rdb_last_bgsave_time_sec", -1)
 	field(b, "aof_enabled", 0)
 	field(b, "aof_rewrite_in_progress", 0)
 	field(b, "aof_rewrite_scheduled", 0)
-	field(b, "aof_last_write_status", "ok")
 }
 
 func (s *Server) infoStats(b *strings.Builder) {

@@ -1,7 +1,9 @@
 package server
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -121,6 +123,30 @@ func newCommandTable(families ...[]*command) *commandTable {
 	}
 	sort.Slice(t.sorted, func(i, j int) bool { return t.sorted[i].Name < t.sorted[j].Name })
 	return t
+}
+
+// rename is the rename-command directive: the command known as oldName answers to newName
+// from now on, or to nothing when newName is "". As in Redis it keeps its own name in COMMAND,
+// COMMAND INFO's first field, CLIENT LIST's cmd= and the statistics (Redis's cmd->fullname does
+// not change); only lookups by name see the new one. Errors are Redis's start-up reasons.
+func (t *commandTable) rename(oldName, newName string) error {
+	oldName, newName = strings.ToLower(oldName), strings.ToLower(newName)
+	cmd := t.byName[oldName]
+	if cmd == nil {
+		return errors.New("No such command in rename-command")
+	}
+	if newName != "" {
+		if _, taken := t.byName[newName]; taken {
+			return errors.New("Target command name already exists")
+		}
+	}
+	delete(t.byName, oldName)
+	if newName != "" {
+		t.byName[newName] = cmd
+		return nil
+	}
+	t.sorted = slices.DeleteFunc(t.sorted, func(c *command) bool { return c == cmd })
+	return nil
 }
 
 func (cmd *command) finish(parent *command) {

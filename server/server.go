@@ -88,6 +88,7 @@ type Server struct {
 	parks        atomic.Int64             // goroutines that gave their client back, and states dropped
 	limits       atomic.Pointer[querybuf.Limits]
 	enableDebug  string // enable-debug-command: no, yes or local (immutable)
+	inert        inertWarnings
 }
 
 // serverStats are counters INFO reports. Commands of live clients are summed from the
@@ -141,16 +142,36 @@ func New(opts Options) (*Server, error) {
 	s.enableDebug, _ = opts.Config.Value("enable-debug-command")
 	s.mu.clients = make(map[int64]*client)
 	s.cmds = newCommandTable(s.commandFamilies()...)
+	if err := s.applyRenames(); err != nil {
+		ks.Close()
+		clientArena.Close()
+		return nil, err
+	}
 	if err := s.adjustMaxClients(); err != nil {
 		ks.Close()
 		clientArena.Close()
 		return nil, err
 	}
 	s.watchConfig(opts.LogLevel)
+	s.watchInertDirectives()
 	return s, nil
 }
 
 func nowMs() int64 { return time.Now().UnixMilli() }
+
+// applyRenames carries out the configuration's rename-command directives, in order; an error
+// is a start-up error in Redis's FATAL CONFIG FILE ERROR form.
+func (s *Server) applyRenames() error {
+	for _, d := range s.cfg.Other() {
+		if d[0] != "rename-command" {
+			continue
+		}
+		if err := s.cmds.rename(d[1], d[2]); err != nil {
+			return &config.LoadError{Reason: err.Error()}
+		}
+	}
+	return nil
+}
 
 // commandFamilies lists every family's rows; the table joins them.
 func (s *Server) commandFamilies() [][]*command {
