@@ -70,9 +70,11 @@ func timeCommand(c *client, args querybuf.Args) {
 	c.w.BulkInt(int64(now.Nanosecond() / 1000))
 }
 
-// shutdownCommand: SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE] [ABORT]. There is nothing to save
-// and no replica to wait for, so the options only need to be valid, and ABORT never finds a
-// shutdown in progress. Success closes every connection without a reply; the process exits 0.
+// shutdownCommand: SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE] [ABORT]. There is no replica to wait
+// for, and ABORT never finds a shutdown in progress. SAVE asks for a snapshot that kvserver
+// cannot write yet: it fails as Redis's SHUTDOWN does when its save fails (the error, a log
+// line, the server goes on) rather than exit as if the data were saved. Success closes every
+// connection without a reply; the process exits 0.
 func shutdownCommand(c *client, args querybuf.Args) {
 	abort, save, nosave, other := false, false, false, false
 	for i := 1; i < args.Len(); i++ {
@@ -97,6 +99,11 @@ func shutdownCommand(c *client, args querybuf.Args) {
 	}
 	if abort {
 		c.w.Error("ERR No shutdown in progress.")
+		return
+	}
+	if save {
+		c.srv.log.Warn("SHUTDOWN SAVE refused: kvserver has no persistence yet, so nothing can be saved", zap.Int64("client", c.id))
+		c.w.Error("ERR Errors trying to SHUTDOWN. Check logs.")
 		return
 	}
 	c.srv.log.Info("User requested shutdown...", zap.Int64("client", c.id))
