@@ -11,8 +11,6 @@ func shutdownSaveExits() bool { return targetRedis }
 // errShutdownSaveFailed is Redis's reply to a SHUTDOWN whose save failed.
 const errShutdownSaveFailed = "ERR Errors trying to SHUTDOWN. Check logs."
 
-// refusesUnsupportedDirectives: kvserver refuses, at start-up and by CONFIG SET, the directives
-// whose being ignored would lose data or weaken security (user, aclfile, appendonly yes, TLS,
-// replicaof, cluster-enabled, a non-zero maxmemory …) until it implements them; Redis acts on
-// them.
-func refusesUnsupportedDirectives() bool { return !targetRedis }
+// Refused directives (user, aclfile, appendonly yes, TLS, replicaof, cluster-enabled, a
+// non-zero maxmemory …), which Redis acts on, are tested by the kvserver-only tests of
+// config_safety_test.go.
