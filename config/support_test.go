@@ -132,3 +132,17 @@ func TestServerFlagsAreActed(t *testing.T) {
 		}
 	}
 }
+
+// TestDebianRedisConf: Debian's stock redis.conf loads — its save points, listpack sizes and
+// the rest are accepted — with daemonize turned off as kvserver's systemd unit does, and
+// logfile and pidfile pointed away from /var.
+func TestDebianRedisConf(t *testing.T) {
+	c := New()
+	err := c.LoadFile("testdata/debian-redis.conf", [][]string{{"daemonize", "no"}, {"logfile", ""}, {"pidfile", ""}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Save()) != 3 || c.Port() != 6379 {
+		t.Errorf("save %v port %d", c.Save(), c.Port())
+	}
+}
