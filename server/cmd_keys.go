@@ -221,8 +221,9 @@ const errUnknownType = "ERR unknown type object"
 // copyRecordLocked makes, in dst's arena, a record named key with the value and expire of
 // record h of src (both shards locked; they may be the same), its LRU clock set to now: what
 // RENAME and COPY store. The encoding is kept where our embedding rule allows — an int stays
-// int, a raw value stays raw — but an embstr value that no longer fits in a record with the
-// new key goes raw (exact size).
+// int, a raw value stays raw, an embstr stays embstr even when its text is a canonical integer
+// (INCRBYFLOAT's "3": Redis's dupStringObject keeps it embstr) — but an embstr value that no
+// longer fits in a record with the new key goes raw (exact size).
 //
 // The value is copied, whatever its size. The design moves a large raw value by handle
 // (alloc's Adopt) instead; object has no call for that yet.
@@ -237,11 +238,15 @@ func (c *client) copyRecordLocked(src *shard, h alloc.Handle, dst *shard, key []
 		when = w
 	}
 	kind := object.WriteSet
-	if object.EncodingOf(a, h) == object.EncRaw {
+	switch object.EncodingOf(a, h) {
+	case object.EncRaw:
 		// A SET-kind write would make a short or numeric value embstr or int: keep it raw.
 		if _, isInt := object.CanonicalInt(val); isInt || object.Embeds(len(key), len(val), when != 0, object.WriteSet) {
 			kind = object.WriteGrow
 		}
+	case object.EncEmbstr:
+		// A SET-kind write would make a numeric text int: a text write never does.
+		kind = object.WriteText
 	}
 	nh, err := object.NewString(dst.Arena(), key, val, when, kind)
 	if err != nil {
