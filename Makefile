@@ -2,6 +2,10 @@
 # Both install what is missing first (scripts/deps.sh).
 GO ?= go
 BIN := bin/kvserver
+# make run PORT=7000 ARGS="--loglevel verbose": the port, and further --directive value pairs.
+# (A config file would have to come before --port: run bin/kvserver kvserver.conf for one.)
+PORT ?= 6379
+ARGS ?=
 # Packages with goroutines or shared state, run again under the race detector (which also
 # selects alloc's Go-heap backend: the detector cannot see memory outside the Go heap).
 RACE_PKGS := ./alloc/... ./sds/... ./object/... ./keyspace/... ./querybuf/... ./resp/... ./glob/... ./config/... ./server/...
@@ -17,7 +21,7 @@ build:
 	$(GO) build -o $(BIN) ./cmd/kvserver
 
 run: deps build
-	./$(BIN)
+	./$(BIN) --port $(PORT) $(ARGS)
 
 vet:
 	$(GO) vet ./...
