@@ -12,7 +12,7 @@ import (
 var serverFlags = []string{
 	"port", "bind", "unixsocket", "unixsocketperm", "protected-mode", "requirepass", "maxclients",
 	"timeout", "tcp-keepalive", "databases", "hz", "proto-max-bulk-len", "client-query-buffer-limit",
-	"maxmemory", "loglevel", "logfile", "log-format", "pidfile", "daemonize", "dir",
+	"maxmemory", "loglevel", "logfile", "log-format", "pidfile", "dir",
 	"enable-debug-command", "enable-protected-configs", "shutdown-timeout",
 }
 

@@ -53,6 +53,7 @@ type directive struct {
 type loader struct {
 	c        *Config
 	staged   map[int]string
+	setBy    map[int]directive // the last directive that set each staged parameter
 	other    [][]string
 	saveSeen bool
 	depth    int // include nesting
@@ -94,7 +95,7 @@ func (c *Config) LoadFile(path string, overrides [][]string) error {
 func (c *Config) load(ds []directive) error {
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
-	l := &loader{c: c, staged: map[int]string{}}
+	l := &loader{c: c, staged: map[int]string{}, setBy: map[int]directive{}}
 	if err := l.apply(ds); err != nil {
 		return err
 	}
@@ -165,12 +166,10 @@ func (l *loader) applyOne(d directive) error {
 			args, _ = splitArgs(args[0])
 		}
 		v, reason := p.setValue(l.current(e.param), args)
-		if reason == "" && !l.c.permissive {
-			reason = p.refusal(v)
-		}
 		if reason != "" {
 			return fail(reason)
 		}
+		l.setBy[e.param] = d
 		if e.param == idxSave {
 			// The first save line replaces the defaults; later ones add rules, and
 			// `save ""` clears them (setConfigSaveOption while reading_config_file).
@@ -243,10 +242,24 @@ func (l *loader) include(path string, fail func(string) error) error {
 	return nil
 }
 
-// check is the end of loadServerConfigFromString: the log file must open, a cluster
+// check is the end of loadServerConfigFromString, after kvserver's refusals: the log file must open, a cluster
 // node cannot be a replica, and a cluster node has one database. Redis has changed
 // directory to dir by then, so a relative log file is taken relative to dir.
 func (l *loader) check() error {
+	// A refused value is judged on the final one, so that a flag can override a file's line
+	// (`/etc/redis/redis.conf --daemonize no`); the error names the line that set it.
+	if !l.c.permissive {
+		for i := range params {
+			v, ok := l.staged[i]
+			if !ok {
+				continue
+			}
+			if reason := params[i].refusal(v); reason != "" {
+				d := l.setBy[i]
+				return &LoadError{File: d.file, Line: d.line, Text: d.text, Reason: reason}
+			}
+		}
+	}
 	if f := l.current(idxLogfile); f != "" {
 		if !filepath.IsAbs(f) {
 			f = filepath.Join(l.current(idxDir), f)

@@ -59,7 +59,6 @@ var acted = map[string]string{
 	"logfile":                   "log file (empty: standard output)",
 	"log-format":                "log line format: legacy (Redis's), logfmt or json",
 	"pidfile":                   "file to write the process id to",
-	"daemonize":                 "only no: run kvserver in the foreground under a supervisor",
 	"dir":                       "working directory; relative paths are taken from it",
 	"enable-debug-command":      "who may run DEBUG: no, yes or local (loopback and Unix socket clients)",
 	"enable-protected-configs":  "who may CONFIG SET dir and dbfilename: no, yes or local",
@@ -89,6 +88,7 @@ var refused = map[string]string{
 	"tls-dh-params-file":       "kvserver has no TLS yet",
 	"tls-ca-cert-file":         "kvserver has no TLS yet",
 	"tls-ca-cert-dir":          "kvserver has no TLS yet",
+	"daemonize":                "kvserver does not daemonize itself: run it in the foreground under a supervisor such as systemd (see scripts/kvserver.service)",
 }
 
 // maxmemoryNote is why maxmemory, acted on, refuses every value but 0 until the memory limit
@@ -97,9 +97,31 @@ const maxmemoryNote = "kvserver does not enforce maxmemory yet; only 0 (no limit
 
 // inertNotes explain the inert directives whose reason is not "a feature kvserver lacks".
 var inertNotes = map[string]string{
-	"save":             "kvserver has no persistence yet: nothing is saved (logged at start-up)",
-	"dbfilename":       "kvserver has no persistence yet",
-	"maxmemory-policy": "no memory limit is enforced yet",
+	"save":                   "no persistence yet: nothing is saved (logged at start-up)",
+	"dbfilename":             "no persistence yet",
+	"maxmemory-policy":       "no memory limit is enforced yet",
+	"active-expire-effort":   "active expiry runs at its default effort",
+	"activerehashing":        "tables always rehash incrementally, in the cron and on writes",
+	"dynamic-hz":             "the cron runs at hz; it does not scale with the client count",
+	"always-show-logo":       "no ASCII-art logo is printed",
+	"set-proc-title":         "the process title is not changed",
+	"proc-title-template":    "the process title is not changed",
+	"server_cpulist":         "threads are not pinned to CPUs",
+	"bio_cpulist":            "threads are not pinned to CPUs",
+	"aof_rewrite_cpulist":    "threads are not pinned to CPUs",
+	"bgsave_cpulist":         "threads are not pinned to CPUs",
+	"bind-source-addr":       "no outgoing connections (replication) yet",
+	"crash-log-enabled":      "a crash prints Go's own report",
+	"crash-memcheck-enabled": "a crash prints Go's own report",
+	"use-exit-on-panic":      "a crash prints Go's own report",
+	"watchdog-period":        "no software watchdog",
+	"disable-thp":            "the allocator already asks for no transparent huge pages (MADV_NOHUGEPAGE)",
+	"jemalloc-bg-thread":     "kvserver's allocator is not jemalloc",
+	"ignore-warnings":        "kvserver prints none of Redis's kernel warnings",
+	"locale-collate":         "strings compare as bytes",
+	"socket-mark-id":         "sockets are not marked",
+	"supervised":             "no systemd or upstart notification; run it with Type=simple (scripts/kvserver.service)",
+	"tcp-backlog":            "listeners use the system's backlog (somaxconn)",
 }
 
 // supportOf classifies a canonical directive name.
