@@ -3,7 +3,6 @@ package server
 import (
 	"net"
 	"net/netip"
-	"os"
 	"syscall"
 	"time"
 
@@ -16,33 +15,14 @@ import (
 // registration, net.TCPConn and address objects that Accept would make (about 600 bytes per
 // connection that an idle client would keep).
 
-// acceptLoop accepts sockets on ln until the listener closes.
-func (s *Server) acceptLoop(ln net.Listener) {
+// acceptLoop accepts sockets on ln until it is closed (a rebind, or Shutdown).
+func (s *Server) acceptLoop(ln *listener) {
 	defer s.wg.Done()
-	sc, ok := ln.(syscall.Conn)
-	if !ok {
-		s.acceptConns(ln)
-		return
-	}
-	// A listener's RawConn cannot wait for readability (its Read is EINVAL): wait on a
-	// pollable duplicate of its fd instead, closed with the listener.
-	file, err := dupPollable(sc)
+	raw, err := ln.file.SyscallConn()
 	if err != nil {
-		s.log.Warn("accepting through net.Listener", zap.Error(err))
-		s.acceptConns(ln)
-		return
-	}
-	s.mu.Lock()
-	s.listenFiles = append(s.listenFiles, file)
-	closing := s.closing.Load()
-	s.mu.Unlock()
-	if closing {
-		file.Close()
-		return
-	}
-	raw, err := file.SyscallConn()
-	if err != nil {
-		s.acceptConns(ln)
+		if !ln.closed.Load() {
+			s.log.Warn("listener failed", zap.String("addr", ln.addr), zap.Error(err))
+		}
 		return
 	}
 	var (
@@ -57,8 +37,8 @@ func (s *Server) acceptLoop(ln net.Listener) {
 	var backoff time.Duration
 	for {
 		if err := raw.Read(acceptFn); err != nil {
-			if !s.closing.Load() {
-				s.log.Warn("listener failed", zap.Error(err))
+			if !ln.closed.Load() && !s.closing.Load() {
+				s.log.Warn("listener failed", zap.String("addr", ln.addr), zap.Error(err))
 			}
 			return
 		}
@@ -70,30 +50,10 @@ func (s *Server) acceptLoop(ln net.Listener) {
 		default:
 			s.acceptBackoff(&backoff, acceptErr)
 		}
-		if s.closing.Load() {
+		if s.closing.Load() || ln.closed.Load() {
 			return
 		}
 	}
-}
-
-// dupPollable returns a non-blocking duplicate of sc's fd as a pollable os.File.
-func dupPollable(sc syscall.Conn) (*os.File, error) {
-	raw, err := sc.SyscallConn()
-	if err != nil {
-		return nil, err
-	}
-	dup, dupErr := -1, error(nil)
-	if err := raw.Control(func(fd uintptr) { dup, dupErr = unix.FcntlInt(fd, unix.F_DUPFD_CLOEXEC, 0) }); err != nil {
-		return nil, err
-	}
-	if dupErr != nil {
-		return nil, dupErr
-	}
-	if err := unix.SetNonblock(dup, true); err != nil {
-		unix.Close(dup)
-		return nil, err
-	}
-	return os.NewFile(uintptr(dup), "listener"), nil
 }
 
 // acceptBackoff waits after a failed accept (out of file descriptors and the like) instead of
@@ -104,31 +64,16 @@ func (s *Server) acceptBackoff(backoff *time.Duration, err error) {
 	time.Sleep(*backoff)
 }
 
-// acceptConns accepts with Listener.Accept, for a listener without an fd.
-func (s *Server) acceptConns(ln net.Listener) {
-	var backoff time.Duration
-	for {
-		conn, err := ln.Accept()
-		if err != nil {
-			if s.closing.Load() {
-				return
-			}
-			s.acceptBackoff(&backoff, err)
-			continue
-		}
-		backoff = 0
-		s.accept(conn)
-	}
-}
-
 // acceptSocket sets up an accepted socket and registers its client, parked in its loop, or
 // refuses it (maxclients, protected mode) with Redis's error.
 func (s *Server) acceptSocket(fd int, sa unix.Sockaddr) {
 	s.stats.connectionsReceived.Add(1)
 	peer := peerFromSockaddr(sa)
-	_ = unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
-	if ka := s.cfg.TCPKeepAlive(); ka > 0 {
-		setKeepAlive(fd, ka)
+	if peer.family != peerUnix {
+		_ = unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
+		if ka := s.cfg.TCPKeepAlive(); ka > 0 {
+			setKeepAlive(fd, ka)
+		}
 	}
 	refuse := func(msg string) {
 		s.stats.rejectedConnections.Add(1)
@@ -222,12 +167,23 @@ func (s *Server) forgetFD(c *client) {
 	}
 }
 
-// peerAddr is a socket's remote address, compact (a netip.AddrPort is 32 bytes with a pointer).
+// peerAddr is a socket's remote address, compact (a netip.AddrPort is 32 bytes with a
+// pointer). A Unix-socket peer has no address: its family says so, and CLIENT LIST names it by
+// the server's socket path.
 type peerAddr struct {
-	ip   [16]byte
-	port uint16
-	v6   bool
+	ip     [16]byte
+	port   uint16
+	family peerFamily
 }
+
+// peerFamily is a peer's address family.
+type peerFamily uint8
+
+const (
+	peerIPv4 peerFamily = iota
+	peerIPv6
+	peerUnix
+)
 
 func peerFromSockaddr(sa unix.Sockaddr) peerAddr {
 	switch a := sa.(type) {
@@ -237,22 +193,38 @@ func peerFromSockaddr(sa unix.Sockaddr) peerAddr {
 		p.port = uint16(a.Port)
 		return p
 	case *unix.SockaddrInet6:
-		return peerAddr{ip: a.Addr, port: uint16(a.Port), v6: true}
+		return peerAddr{ip: a.Addr, port: uint16(a.Port), family: peerIPv6}
+	case *unix.SockaddrUnix:
+		return peerAddr{family: peerUnix}
 	}
 	return peerAddr{}
 }
 
 func (p peerAddr) addrPort() netip.AddrPort {
-	if p.v6 {
+	if p.family == peerIPv6 {
 		return netip.AddrPortFrom(netip.AddrFrom16(p.ip).Unmap(), p.port)
 	}
 	return netip.AddrPortFrom(netip.AddrFrom4([4]byte(p.ip[:4])), p.port)
 }
 
-// String is "ip:port", "[ip6]:port" for IPv6, as Redis prints addresses.
+// String is "ip:port", "[ip6]:port" for IPv6, as Redis prints addresses (a Unix-socket peer's
+// name is the server's business: see (*client).remoteAddr).
 func (p peerAddr) String() string { return p.addrPort().String() }
 
-func (p peerAddr) netAddr() net.Addr { return net.TCPAddrFromAddrPort(p.addrPort()) }
+// netAddr is the peer as a net.Addr: a *net.UnixAddr for a Unix-socket peer, which protected
+// mode lets in as Redis does.
+func (p peerAddr) netAddr() net.Addr {
+	if p.family == peerUnix {
+		return &net.UnixAddr{Net: "unix"}
+	}
+	return net.TCPAddrFromAddrPort(p.addrPort())
+}
+
+// isLoopback reports whether the peer is on this machine: a Unix socket, 127.0.0.0/8 or ::1
+// (Redis's islocalClient).
+func (p peerAddr) isLoopback() bool {
+	return p.family == peerUnix || p.addrPort().Addr().IsLoopback()
+}
 
 // localSocketAddr is the local address of socket fd, as CLIENT LIST prints it.
 func localSocketAddr(fd int) string {

@@ -190,10 +190,14 @@ func (c *client) init() {
 type libInfo struct{ name, ver string }
 
 // remoteAddr and localAddr are the connection's addresses as CLIENT LIST prints them (made on
-// demand: a parked client keeps no strings).
+// demand: a parked client keeps no strings). Both are "<unixsocket>:0" for a Unix-socket
+// client, as Redis's genClientAddrString prints them.
 func (c *client) remoteAddr() string {
 	if c.conn != nil {
 		return c.conn.RemoteAddr().String()
+	}
+	if c.peer.family == peerUnix {
+		return c.srv.listen.unixPath + ":0"
 	}
 	return c.peer.String()
 }
@@ -201,6 +205,9 @@ func (c *client) remoteAddr() string {
 func (c *client) localAddr() string {
 	if c.conn != nil {
 		return c.conn.LocalAddr().String()
+	}
+	if c.peer.family == peerUnix {
+		return c.srv.listen.unixPath + ":0"
 	}
 	return localSocketAddr(int(c.fd))
 }

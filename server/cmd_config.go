@@ -86,8 +86,15 @@ func (s *Server) configValues(pairs [][2]string) [][]string {
 	return out
 }
 
-// isLocal reports whether the client connected over loopback.
+// isLocal reports whether the client is on this machine, as Redis's islocalClient: a Unix
+// socket, or a loopback address.
 func (c *client) isLocal() bool {
+	if c.conn == nil {
+		return c.peer.isLoopback()
+	}
+	if _, ok := c.conn.RemoteAddr().(*net.UnixAddr); ok {
+		return true
+	}
 	host, _, err := net.SplitHostPort(c.remoteAddr())
 	if err != nil {
 		return false

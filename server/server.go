@@ -5,13 +5,9 @@ package server
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"net"
 	"os"
 	"runtime"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -52,9 +48,8 @@ type Server struct {
 	configFile string
 	executable string
 
-	listeners   []net.Listener
-	listenFiles []*os.File // pollable duplicates of the listeners' fds (acceptLoop); guarded by mu
-	mu          struct {
+	listen listenState // the listening sockets (listen.go)
+	mu     struct {
 		sync.Mutex
 		clients map[int64]*client
 	}
@@ -204,51 +199,26 @@ func (s *Server) refreshParserLimits() querybuf.Limits {
 	return l
 }
 
-// Start binds every configured address. An address written with a leading '-' is optional:
-// skipped if it cannot be bound (as Redis's "bind 127.0.0.1 -::1").
+// Start listens on every configured address (listen.go has the rules) and starts serving.
 func (s *Server) Start() error {
-	port := s.cfg.Port()
-	for _, addr := range s.cfg.Bind() {
-		optional := strings.HasPrefix(addr, "-")
-		addr = strings.TrimPrefix(addr, "-")
-		if addr == "*" {
-			addr = ""
-		}
-		ln, err := net.Listen("tcp", net.JoinHostPort(addr, strconv.Itoa(port)))
-		if err != nil {
-			if optional {
-				s.log.Debug("skipping optional bind address", zap.String("addr", addr), zap.Error(err))
-				continue
-			}
-			s.closeListeners()
-			return fmt.Errorf("could not create server TCP listening socket %s:%d: %w", addr, port, err)
-		}
-		s.listeners = append(s.listeners, ln)
-	}
-	if len(s.listeners) == 0 {
-		return errors.New("no address could be bound")
+	if err := s.openListeners(); err != nil {
+		return err
 	}
 	s.byFD = make([]atomic.Pointer[client], fdTableSize())
 	if err := s.startReadinessLoops(); err != nil {
 		s.closeListeners()
 		return fmt.Errorf("cannot start the readiness loops: %w", err)
 	}
-	for _, ln := range s.listeners {
-		s.wg.Add(1)
-		go s.acceptLoop(ln)
+	s.listen.mu.Lock()
+	s.startAcceptLoopsLocked(s.listen.mu.tcp)
+	if ln := s.listen.mu.unixSock; ln != nil {
+		s.startAcceptLoopsLocked([]*listener{ln})
 	}
+	s.listen.mu.Unlock()
+	s.watchListeners()
 	s.wg.Add(1)
 	go s.runCron()
 	return nil
-}
-
-// Addrs returns the bound addresses.
-func (s *Server) Addrs() []string {
-	var out []string
-	for _, ln := range s.listeners {
-		out = append(out, ln.Addr().String())
-	}
-	return out
 }
 
 // Done is closed when the server begins to shut down (SIGTERM or SHUTDOWN).
@@ -280,17 +250,6 @@ func (s *Server) clientsSnapshot() []*client {
 		out = append(out, c)
 	}
 	return out
-}
-
-func (s *Server) closeListeners() {
-	for _, ln := range s.listeners {
-		_ = ln.Close()
-	}
-	s.mu.Lock()
-	for _, f := range s.listenFiles {
-		_ = f.Close()
-	}
-	s.mu.Unlock()
 }
 
 // Shutdown stops accepting, closes every client and waits for their goroutines. Safe to call

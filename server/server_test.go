@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"fmt"
+	"net"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -19,7 +21,9 @@ import (
 func startInProcess(t *testing.T, directives ...[]string) (*Server, *redis.Client) {
 	t.Helper()
 	cfg := config.New()
-	base := [][]string{{"port", "0"}, {"bind", "127.0.0.1"}, {"hz", "100"}, {"enable-debug-command", "yes"}}
+	// port 0 is no TCP listener at all (as in Redis): take a port that was free a moment ago.
+	port := freePort(t)
+	base := [][]string{{"port", strconv.Itoa(port)}, {"bind", "127.0.0.1"}, {"hz", "100"}, {"enable-debug-command", "yes"}}
 	if err := cfg.Load(append(base, directives...)); err != nil {
 		t.Fatal(err)
 	}
@@ -38,6 +42,17 @@ func startInProcess(t *testing.T, directives ...[]string) (*Server, *redis.Clien
 	rdb := redis.NewClient(&redis.Options{Addr: s.Addrs()[0], PoolSize: 64})
 	t.Cleanup(func() { rdb.Close() })
 	return s, rdb
+}
+
+// freePort returns a loopback TCP port that was free a moment ago.
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
 }
 
 func TestInProcessConcurrentClients(t *testing.T) {
