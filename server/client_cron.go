@@ -4,6 +4,8 @@ import (
 	"slices"
 	"time"
 
+	"go.uber.org/zap"
+
 	"github.com/kvserver/kvserver/sds"
 )
 
@@ -36,15 +38,20 @@ func (s *Server) clientsCron(hz int) {
 		return int(c.id - id)
 	})
 	now := time.Now().UnixMilli()
+	maxIdleMs := s.cfg.Timeout().Milliseconds() // read each tick: CONFIG SET applies at once
 	for i := range min(n, len(clients)) {
 		c := clients[(start+i)%len(clients)]
-		c.cronVisit(now)
+		c.cronVisit(now, maxIdleMs)
 		s.cron.nextClientID = c.id + 1
 	}
 }
 
-// cronVisit trims a client's buffers. A client busy with a batch is skipped, not waited for.
-func (c *client) cronVisit(now int64) {
+// cronVisit closes a client idle too long (clientsCronHandleTimeout) or trims its buffers. A
+// client busy with a batch is skipped, not waited for.
+func (c *client) cronVisit(now, maxIdleMs int64) {
+	if c.handleTimeout(now, maxIdleMs) {
+		return
+	}
 	if !c.mu.TryLock() {
 		return
 	}
@@ -89,3 +96,27 @@ func (c *client) resizeQueryBufferLocked(now int64) {
 	}
 	c.qbPeak = c.qb.Len(a)
 }
+
+// handleTimeout is Redis's clientsCronHandleTimeout: with timeout set (maxIdleMs > 0), a client
+// that has sent nothing for longer — idle, or holding half a command — is closed, and it
+// reports true. Only a parked client is closed, as CLIENT KILL closes one (closeParked); a
+// client being served is busy, not idle, and is left for a later visit.
+//
+// Redis exempts replicas, its master, blocked clients (their own timeout applies) and Pub/Sub
+// subscribers; kvserver has none of these yet, and their checks belong in timeoutExempt.
+func (c *client) handleTimeout(now, maxIdleMs int64) bool {
+	if maxIdleMs <= 0 || now-c.lastInteraction.Load() <= maxIdleMs || c.timeoutExempt() {
+		return false
+	}
+	if !c.srv.closeParked(c) {
+		return false
+	}
+	if ce := c.srv.log.Check(zap.DebugLevel, "Closing idle client"); ce != nil { // Redis: verbose
+		ce.Write(zap.Int64("id", c.id), zap.String("addr", c.remoteAddr()))
+	}
+	return true
+}
+
+// timeoutExempt reports whether the idle timeout does not apply to c: a replica, a master, a
+// blocked client or a Pub/Sub subscriber in Redis — none of which exists yet.
+func (c *client) timeoutExempt() bool { return false }
