@@ -5,6 +5,8 @@ import (
 	"crypto/subtle"
 	"net"
 
+	"go.uber.org/zap"
+
 	"github.com/kvserver/kvserver/querybuf"
 )
 
@@ -32,6 +34,28 @@ const defaultUser = "default"
 // initAuth sets a new client's authentication: authenticated unless a password is set.
 func (c *client) initAuth() {
 	c.authenticated.Store(c.srv.cfg.RequirePass() == "")
+}
+
+// unauthReplyLimit bounds the unwritten replies of a client that must still authenticate:
+// past it the client is closed and none of them is written. Redis keeps a client's replies in
+// a 16 KiB static buffer and then in a reply list, and checkClientOutputBufferLimits closes an
+// unauthenticated client as soon as the list holds more than 1024 bytes (any block: 16 KiB at
+// least) — so 256 pipelined `AUTH bad` (64-byte errors) are answered and 257 close the client.
+const unauthReplyLimit = 16 << 10
+
+// checkUnauthReplyLimit is called once a batch's unwritten replies exceed unauthReplyLimit: a
+// client that must still authenticate is closed at once, as Redis's
+// closeClientOnOutputBufferLimitReached does — the batch stops, the pending replies are
+// dropped, the client closes.
+func (c *client) checkUnauthReplyLimit() {
+	if !c.authRequired() {
+		return
+	}
+	c.w.Truncate(0)
+	c.closeAfterReply = true
+	c.srv.logLimited(logKindClientLimit, zap.WarnLevel,
+		"client scheduled to be closed ASAP for overcoming of output buffer limits", c,
+		zap.String("reason", "unauthenticated"))
 }
 
 // authRequired reports whether the client must still authenticate. An authenticated client

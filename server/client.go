@@ -387,6 +387,9 @@ func (c *client) executeBatch(inline bool) (handoff bool) {
 		}
 		c.nextCmd++
 		c.execute(cmd, errText, args)
+		if c.w.Len() > unauthReplyLimit {
+			c.checkUnauthReplyLimit()
+		}
 		if c.closeAfterReply {
 			break
 		}
