@@ -104,7 +104,11 @@ func (s *Shard) ScanLocked(db int, cursor uint64, fn func(h alloc.Handle)) uint6
 // guarantee (every key present for the whole scan is returned at least once, even if tables
 // resize between calls).
 func (k *Keyspace) Scan(db int, cursor uint64, count int, fn func(s *Shard, h alloc.Handle)) uint64 {
-	si := cursor >> scanShardShift
+	// As dictScan ignores a cursor's bits above its table's mask, the shard index's bits above
+	// the shard count (a power of two) are ignored: every 64-bit cursor names a place. So
+	// 2^64-1 (SCAN -1) visits the last bucket of the last shard and ends, as Redis visits its
+	// last bucket, and 2^63 is cursor 0 for both.
+	si := (cursor >> scanShardShift) & uint64(len(k.shards)-1)
 	c := cursor & (1<<scanShardShift - 1)
 	count = max(count, 1)
 	returned, steps := 0, 0
