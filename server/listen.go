@@ -36,7 +36,7 @@ const (
 )
 
 // errListenNowhere is initServer's refusal to run without a listener.
-var errListenNowhere = errors.New("Configured to not listen anywhere, exiting.") //nolint:staticcheck // Redis's text
+var errListenNowhere = errors.New("Configured to not listen anywhere, exiting.")
 
 // listener is one listening socket: a TCP bind address at a port, or the Unix socket.
 type listener struct {
@@ -44,7 +44,6 @@ type listener struct {
 	bind string   // the bind address as written, without '-' ("" for the Unix socket)
 	port int      // 0 for the Unix socket
 	addr string   // what it is bound to, "127.0.0.1:6379", "[::1]:6379", or the socket's path
-	unix bool
 	// closed is set before the file is closed, so that its accept loop ends without a warning.
 	closed atomic.Bool
 }
@@ -66,15 +65,9 @@ func (ln *listener) close() {
 	_ = ln.file.Close()
 }
 
-// tcpBacklog is tcp-backlog (the kernel caps it at net.core.somaxconn).
-func (s *Server) tcpBacklog() int {
-	v, _ := s.cfg.Value("tcp-backlog")
-	n, err := strconv.Atoi(v)
-	if err != nil || n <= 0 {
-		return 511
-	}
-	return n
-}
+// listenBacklog is the listen(2) backlog: the kernel truncates it to net.core.somaxconn, so
+// the listeners use the system's backlog, as the support table says of tcp-backlog (inert).
+const listenBacklog = 1<<16 - 1
 
 // listenToPort binds every address of bind at port, by Redis's rules (above), and returns the
 // listeners in bind's order. An address and port that one of old already listens on keeps that
@@ -105,7 +98,7 @@ func (s *Server) listenToPort(port int, bind []string, old []*listener) (lns, un
 		}
 		optional := strings.HasPrefix(addr, "-")
 		addr = strings.TrimPrefix(addr, "-")
-		ln, err := listenTCP(addr, port, s.tcpBacklog())
+		ln, err := listenTCP(addr, port, listenBacklog)
 		if err == nil {
 			lns = append(lns, ln)
 			opened = append(opened, ln)
@@ -255,7 +248,7 @@ func listenUnix(path string, perm uint32, backlog int) (*listener, error) {
 		unix.Close(fd)
 		return nil, fmt.Errorf("listen: %w", err)
 	}
-	return &listener{file: os.NewFile(uintptr(fd), "listener "+path), addr: path, unix: true}, nil
+	return &listener{file: os.NewFile(uintptr(fd), "listener "+path), addr: path}, nil
 }
 
 // unixSocketConfig is unixsocket and unixsocketperm.
@@ -267,7 +260,7 @@ func (s *Server) unixSocketConfig() (path string, perm uint32) {
 }
 
 // openListeners makes the listeners of the configuration at start-up (initListeners), or
-// fails as Redis's initServer does.
+// fails as Redis's initServer does, with its log lines' texts.
 func (s *Server) openListeners() error {
 	st := &s.listen
 	st.mu.Lock()
@@ -275,16 +268,16 @@ func (s *Server) openListeners() error {
 	if port := s.cfg.Port(); port != 0 {
 		tcp, _, err := s.listenToPort(port, s.cfg.Bind(), nil)
 		if err != nil {
-			return fmt.Errorf("Failed listening on port %d (TCP), aborting: %w", port, err) //nolint:staticcheck // Redis's text
+			return fmt.Errorf("Failed listening on port %d (TCP), aborting: %w", port, err)
 		}
 		st.mu.tcp = tcp
 	}
 	path, perm := s.unixSocketConfig()
 	if path != "" {
-		ln, err := listenUnix(path, perm, s.tcpBacklog())
+		ln, err := listenUnix(path, perm, listenBacklog)
 		if err != nil {
 			s.closeListenersLocked()
-			return fmt.Errorf("Opening Unix socket: %w", err) //nolint:staticcheck // Redis's text
+			return fmt.Errorf("Opening Unix socket: %w", err)
 		}
 		st.mu.unixSock = ln
 		st.unixPath = path
