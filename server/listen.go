@@ -361,7 +361,9 @@ func (s *Server) changeListenPort() error {
 	}
 	st.mu.tcp = lns
 	s.startAcceptLoopsLocked(fresh)
-	s.log.Info("listening", zap.Strings("addresses", s.addrsLocked()))
+	if len(fresh) > 0 || len(unused) > 0 {
+		s.log.Info("listening", zap.Strings("addresses", s.addrsLocked()))
+	}
 	return nil
 }
 
