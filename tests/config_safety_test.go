@@ -35,7 +35,10 @@ func TestRefusedDirectivesAtStartup(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			conf := writeFile(t, filepath.Join(t.TempDir(), "r.conf"), "# a real deployment's file\nhz 10\n"+line+"\n")
-			out, err := runServerExpectFailure(t, conf)
+			// The file alone: the harness's arguments would override some lines (--appendonly no),
+			// and the server must stop at loading, before it listens.
+			outb, err := exec.Command(serverBin, conf).CombinedOutput()
+			out := string(outb)
 			var ee *exec.ExitError
 			if !asExitError(err, &ee) || ee.ExitCode() != 1 {
 				t.Fatalf("exit: %v, want status 1; output:\n%s", err, out)
