@@ -53,6 +53,7 @@ func (c *client) checkUnauthReplyLimit() {
 	}
 	c.w.Truncate(0)
 	c.closeAfterReply = true
+	c.srv.stats.outputLimitDisconnections.Add(1)
 	c.srv.logLimited(logKindClientLimit, zap.WarnLevel,
 		"client scheduled to be closed ASAP for overcoming of output buffer limits", c,
 		zap.String("reason", "unauthenticated"))

@@ -252,7 +252,7 @@ func (s *Server) infoStats(b *strings.Builder) {
 	field(b, "pubsub_channels", 0)
 	field(b, "pubsub_patterns", 0)
 	field(b, "client_query_buffer_limit_disconnections", s.stats.queryBufLimitDisconnections.Load())
-	field(b, "client_output_buffer_limit_disconnections", 0)
+	field(b, "client_output_buffer_limit_disconnections", s.stats.outputLimitDisconnections.Load())
 	rp := s.readPool.Stats()
 	s.clientArenaMu.Lock()
 	qbReallocs := s.clientArena.Stats().Reallocs

@@ -105,6 +105,7 @@ func (s *Server) usedMemory() int64 {
 func (s *Server) resetStats() {
 	s.stats.rejectedConnections.Store(0)
 	s.stats.queryBufLimitDisconnections.Store(0)
+	s.stats.outputLimitDisconnections.Store(0)
 	s.stats.usedMemoryPeak.Store(s.usedMemory())
 	s.stats.expiredBase.Store(s.ks.ExpiredKeys())
 	s.stats.hitsBase.Store(s.keyspaceHits())

@@ -94,6 +94,7 @@ type serverStats struct {
 	closedCmds                  atomic.Int64
 	closedNetIn, closedNetOut   atomic.Int64
 	queryBufLimitDisconnections atomic.Int64
+	outputLimitDisconnections   atomic.Int64 // clients closed past an output limit (unauthenticated replies)
 	usedMemoryPeak              atomic.Int64
 	closedHits, closedMisses    atomic.Int64
 	bigArgAdoptions             atomic.Int64 // big values stored without a copy

@@ -45,4 +45,9 @@ func TestUnauthenticatedReplyLimit(t *testing.T) {
 	if r := c.Do("PING"); r.Str != "PONG" {
 		t.Errorf("PING: %s", formatReply(r, false))
 	}
+	// The close is counted as Redis 7.2 counts output-limit disconnections (7.0.15 has no
+	// such field).
+	if info := c.Do("INFO", "stats").Str; !targetRedis && !strings.Contains(info, "client_output_buffer_limit_disconnections:1\r\n") {
+		t.Errorf("INFO stats after one output-limit close:\n%s", info)
+	}
 }
