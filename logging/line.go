@@ -79,7 +79,7 @@ func (e *lineEncoder) EncodeEntry(ent zapcore.Entry, fields []zapcore.Field) (*b
 	return line, nil
 }
 
-// logfmtReplacer is Valkey's filterInvalidLogfmtChar (a '"' becomes '\'', CR and LF a
+// logfmtReplacer is Valkey's filterInvalidLogfmtChar (a '"' becomes '\”, CR and LF a
 // space), and a backslash is doubled so that a logfmt parser reads the message back as it was
 // (Valkey leaves it: a message ending in '\' would escape the closing quote).
 var logfmtReplacer = strings.NewReplacer(`"`, `'`, "\r", " ", "\n", " ", `\`, `\\`)
