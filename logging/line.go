@@ -79,9 +79,10 @@ func (e *lineEncoder) EncodeEntry(ent zapcore.Entry, fields []zapcore.Field) (*b
 	return line, nil
 }
 
-// logfmtReplacer is Valkey's filterInvalidLogfmtChar (a '"' becomes '\”, CR and LF a
-// space), and a backslash is doubled so that a logfmt parser reads the message back as it was
-// (Valkey leaves it: a message ending in '\' would escape the closing quote).
+// logfmtReplacer is Valkey's filterInvalidLogfmtChar (a double quote becomes a single one,
+// CR and LF a space), and a backslash is doubled so that a logfmt parser reads the message
+// back as it was (Valkey leaves it: a message ending in a backslash would escape the closing
+// quote).
 var logfmtReplacer = strings.NewReplacer(`"`, `'`, "\r", " ", "\n", " ", `\`, `\\`)
 
 // logfmtMessage is the message as it goes between logfmt's quotes.
