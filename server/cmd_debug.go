@@ -65,7 +65,7 @@ func debugCommand(c *client, args querybuf.Args) {
 			"    Stop the server for <seconds>. Decimals allowed.",
 		})
 	case eqFold(sub, "log") && n == 3:
-		c.srv.log.Warn("DEBUG LOG: " + cString(args.Arg(2)))
+		c.srv.debugLog(args.Arg(2)) // cut at 1 KiB and rate-limited
 		c.w.OK()
 	case eqFold(sub, "sleep") && n == 3:
 		// Redis reads the seconds with strtod and no check: what is not a number sleeps 0 s.

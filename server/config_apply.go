@@ -5,6 +5,8 @@ import (
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
+
+	"github.com/kvserver/kvserver/logging"
 )
 
 // What CONFIG SET changes take effect through. hz is read by the cron at each tick, maxclients
@@ -12,19 +14,9 @@ import (
 // client's parser when it becomes active (new clients, and parked ones when they wake), and
 // requirepass by the authentication checks; the listeners below handle the rest.
 
-// ZapLevel is the zap level of a Redis loglevel: debug and verbose are zap's debug, notice is
-// info, warning is warn, and nothing logs nothing below fatal.
-func ZapLevel(loglevel string) zapcore.Level {
-	switch loglevel {
-	case "debug", "verbose":
-		return zapcore.DebugLevel
-	case "warning":
-		return zapcore.WarnLevel
-	case "nothing":
-		return zapcore.FatalLevel
-	}
-	return zapcore.InfoLevel
-}
+// ZapLevel is the zap level of a Redis loglevel (logging.Level): debug is below zap's debug,
+// verbose is zap's debug, notice is info, warning is warn, and nothing is above every level.
+func ZapLevel(loglevel string) zapcore.Level { return logging.Level(loglevel) }
 
 // watchConfig registers the listeners that apply a changed parameter.
 func (s *Server) watchConfig(level *zap.AtomicLevel) {

@@ -3,6 +3,7 @@ package server
 import (
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -17,6 +18,7 @@ const (
 	logKindProtocolError logKind = iota // a malformed request: verbose (zap's debug)
 	logKindClientLimit                  // a client closed by a limit: warning
 	logKindAccept                       // accept failed (out of descriptors): warning
+	logKindDebugLog                     // DEBUG LOG <message>: warning
 	numLogKinds
 )
 
@@ -75,4 +77,29 @@ func (s *Server) logLimited(kind logKind, level zapcore.Level, msg string, c *cl
 	if ce := s.log.Check(level, msg); ce != nil {
 		ce.Write(fields...)
 	}
+}
+
+// logMaxLen is Redis's LOG_MAX_LEN: serverLog formats a message into 1024 bytes, its NUL
+// included, so a line holds at most 1023 bytes of message.
+const logMaxLen = 1024
+
+// debugLog writes DEBUG LOG's message as Redis does ("DEBUG LOG: <message>" at warning, the
+// argument read as a C string: up to its first NUL), cut at LOG_MAX_LEN as serverLog cuts it
+// (and back to a whole UTF-8 character), and rate-limited as the other messages clients cause:
+// one call writes at most 1 KiB, and a flood at most logBurst + logRate lines a second.
+func (s *Server) debugLog(arg []byte) {
+	const prefix = "DEBUG LOG: "
+	if len(arg) > logMaxLen-1-len(prefix) {
+		arg = arg[:logMaxLen-1-len(prefix)]
+		// Back to the start of a character cut in two.
+		for i := len(arg) - 1; i >= 0 && i >= len(arg)-utf8.UTFMax; i-- {
+			if utf8.RuneStart(arg[i]) {
+				if !utf8.FullRune(arg[i:]) {
+					arg = arg[:i]
+				}
+				break
+			}
+		}
+	}
+	s.logLimited(logKindDebugLog, zapcore.WarnLevel, prefix+cString(arg), nil)
 }
