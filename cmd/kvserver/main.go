@@ -1,5 +1,10 @@
 // Command kvserver runs the kvserver daemon. Arguments are redis-server's: an optional config
 // file, then --directive value… pairs (`kvserver --port 7000 --save ""`).
+//
+// A start-up failure (a bad configuration, a directory or log file that cannot be used, a
+// port in use) exits with status 1 after saying why on standard error: the configuration's
+// errors as redis-server's FATAL CONFIG FILE ERROR block, every other one as one line (also
+// written to the log file when there is one), never a stack trace.
 package main
 
 import (
@@ -8,12 +13,13 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"syscall"
 
 	"go.uber.org/zap"
-	"go.uber.org/zap/zapcore"
 
 	"github.com/kvserver/kvserver/config"
+	"github.com/kvserver/kvserver/logging"
 	"github.com/kvserver/kvserver/server"
 )
 
@@ -54,65 +60,62 @@ func run(args []string) int {
 	}
 	// Redis works in dir: relative paths (logfile, pidfile, snapshots) are taken from there.
 	if err := os.Chdir(cfg.Dir()); err != nil {
-		fmt.Fprintf(os.Stderr, "Can't chdir to '%s': %v\n", cfg.Dir(), err)
+		fmt.Fprintf(os.Stderr, "Can't chdir to '%s': %s\n", cfg.Dir(), logging.Strerror(err))
 		return 1
 	}
-	log, level, err := newLogger(cfg)
+	format, _ := cfg.Value("log-format")
+	log, err := logging.New(logging.Options{Level: cfg.LogLevel(), File: cfg.LogFile(), Format: format})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	defer func() { _ = log.Sync() }()
+	defer log.Close()
+	cfg.OnChange("log-format", func(v string) { _ = log.SetFormat(v) })
+	// Redis's first lines, at warning so that every loglevel but nothing shows them.
+	log.Warn("oO0OoO0OoO0Oo kvserver is starting oO0OoO0OoO0Oo")
+	log.Warn(fmt.Sprintf("kvserver version=%s, redis_version=%s, bits=%d, pid=%d, just started",
+		server.Version, server.RedisVersion, strconv.IntSize, os.Getpid()))
+	log.Warn("Configuration loaded")
 
 	exe, _ := os.Executable()
-	srv, err := server.New(server.Options{Config: cfg, Logger: log, ConfigFile: cfgFile, Executable: exe, LogLevel: &level})
+	srv, err := server.New(server.Options{Config: cfg, Logger: log.Logger, ConfigFile: cfgFile,
+		Executable: exe, LogLevel: log.AtomicLevel()})
 	if err != nil {
-		log.Error("cannot create the server: " + err.Error())
-		return 1
+		return startupFailed(log, cfg, "Can't create the server: "+err.Error())
 	}
-	startProfiling(log)
+	startProfiling(log.Logger)
 	signal.Ignore(syscall.SIGHUP, syscall.SIGPIPE)
-	stop := make(chan os.Signal, 1)
-	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT)
+	// Two slots: the second signal, during the bounded wait, must not be lost.
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
 	if err := srv.Start(); err != nil {
-		log.Error("cannot start", zap.Error(err))
-		return 1
+		return startupFailed(log, cfg, err.Error())
 	}
-	log.Info("kvserver started",
-		zap.String("version", server.Version), zap.String("redis_version", server.RedisVersion),
-		zap.Strings("addresses", srv.Addrs()), zap.Int("pid", os.Getpid()))
+	log.Info(fmt.Sprintf("Running mode=standalone, port=%d.", cfg.Port()))
+	log.Warn("Server initialized")
+	if cfg.Port() != 0 {
+		log.Info("Ready to accept connections tcp", zap.Strings("addresses", srv.Addrs()))
+	}
+	if sock, _ := cfg.Value("unixsocket"); sock != "" {
+		log.Info("Ready to accept connections unix", zap.String("path", sock))
+	}
 	if pf := cfg.PidFile(); pf != "" {
 		if err := os.WriteFile(pf, []byte(fmt.Sprintf("%d\n", os.Getpid())), 0o644); err != nil {
-			log.Warn("cannot write the pidfile", zap.String("pidfile", pf), zap.Error(err))
+			log.Warn("Failed to write PID file: "+logging.Strerror(err), zap.String("pidfile", pf))
 		} else {
 			defer os.Remove(pf)
 		}
 	}
-	select {
-	case sig := <-stop:
-		log.Info("received signal, shutting down", zap.String("signal", sig.String()))
-	case <-srv.Done():
-	}
-	srv.Shutdown()
-	srv.Wait()
-	srv.Close()
-	log.Info("kvserver is now ready to exit, bye bye...")
-	return 0
+	return awaitShutdown(log, cfg, srv, sigs)
 }
 
-// newLogger makes the zap logger from loglevel and logfile (Redis's levels: debug and verbose
-// are zap's debug, notice is info, warning is warn). The level it returns is the logger's:
-// CONFIG SET loglevel changes it.
-func newLogger(cfg *config.Config) (*zap.Logger, zap.AtomicLevel, error) {
-	level := zap.NewAtomicLevelAt(server.ZapLevel(cfg.LogLevel()))
-	zc := zap.NewProductionConfig()
-	zc.Level = level
-	zc.Sampling = nil
-	zc.EncoderConfig.EncodeTime = zapcore.ISO8601TimeEncoder
-	zc.OutputPaths = []string{"stdout"}
-	if f := cfg.LogFile(); f != "" {
-		zc.OutputPaths = []string{f}
+// startupFailed reports an error that stops the server once it has a logger: one line on
+// standard error, and in the log file too when there is one (the log on standard output
+// would only repeat it). It returns the exit code, 1.
+func startupFailed(log *logging.Logger, cfg *config.Config, msg string) int {
+	if cfg.LogFile() != "" {
+		log.Warn(msg)
 	}
-	log, err := zc.Build()
-	return log, level, err
+	fmt.Fprintln(os.Stderr, msg)
+	return 1
 }
