@@ -39,6 +39,9 @@ type Shard struct {
 	// anyone.
 	expiredKeys atomic.Int64
 
+	// poisoned is set when a command panicked holding the shard for a write (poison.go).
+	poisoned atomic.Bool
+
 	_ [64]byte
 }
 

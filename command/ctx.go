@@ -1,0 +1,90 @@
+package command
+
+import (
+	"sync/atomic"
+
+	"github.com/kvserver/kvserver/alloc"
+	"github.com/kvserver/kvserver/config"
+	"github.com/kvserver/kvserver/keyspace"
+	"github.com/kvserver/kvserver/querybuf"
+	"github.com/kvserver/kvserver/resp"
+)
+
+// Handler runs one command: it parses ctx.Args, does the operation on the shards the pipeline
+// holds for it, and writes the reply to ctx.W. It never locks, unlocks, counts or logs.
+type Handler func(ctx *Ctx)
+
+// Conn is what the pipeline asks of the connection a command came from.
+type Conn interface {
+	// AuthRequired reports whether the connection must still authenticate.
+	AuthRequired() bool
+	// DebugAllowed reports whether enable-debug-command lets this connection run DEBUG.
+	DebugAllowed() bool
+}
+
+// KeyStats are a connection's keyspace_hits and keyspace_misses counters, written only by
+// whoever serves the connection and read by INFO from other goroutines.
+type KeyStats struct {
+	Hits, Misses atomic.Int64
+}
+
+// Ctx is the narrow context a handler receives: its arguments, its reply writer, the shards
+// the pipeline locked for it, the client's database and the server-wide settings — not the
+// client with its socket, loop and mutex. One Ctx belongs to one connection and is reused
+// for each of its commands; nothing in it may be kept after the handler returns.
+type Ctx struct {
+	Args querybuf.Args // the command line; valid until the handler returns
+	W    *resp.Writer  // the connection's replies (RESP2 or RESP3: W.Proto())
+	Cmd  *Command      // the row being run
+	DB   int           // the connection's selected database; a handler may change it (SELECT)
+	KS   *keyspace.Keyspace
+	Cfg  *config.Config
+	// Stats counts the connection's keyspace hits and misses (LookupRead).
+	Stats *KeyStats
+	// Conn is the connection itself, for the server's own handlers (CLIENT, HELLO, …), which
+	// know its type; family handlers do not use it.
+	Conn any
+	// Scratch is formatting room for handlers (integers, doubles): no allocation per reply.
+	Scratch [64]byte
+	// CloseAfterReply asks the connection to close once this reply is written (QUIT, and a
+	// client over a limit).
+	CloseAfterReply bool
+
+	locked []int // shard indexes held for this command, ascending, no duplicates
+}
+
+// Shard returns the shard that holds key. The pipeline has locked it for this command (in
+// invariants builds, a shard it did not lock panics: a row whose key positions miss a key).
+func (ctx *Ctx) Shard(key []byte) *keyspace.Shard {
+	i := ctx.KS.ShardFor(key)
+	ctx.checkLocked(i)
+	return ctx.KS.Shard(i)
+}
+
+// ShardAt returns shard i, which the pipeline has locked for this command (LockAll and
+// LockFunc rows).
+func (ctx *Ctx) ShardAt(i int) *keyspace.Shard {
+	ctx.checkLocked(i)
+	return ctx.KS.Shard(i)
+}
+
+// Locked returns the indexes of the shards held for this command, ascending. The slice is the
+// pipeline's: read it only while the handler runs.
+func (ctx *Ctx) Locked() []int { return ctx.locked }
+
+// LookupRead is Redis's lookupKeyRead: a lookup of key in the selected database that counts
+// a keyspace hit or miss. sh must be key's shard (Shard).
+func (ctx *Ctx) LookupRead(sh *keyspace.Shard, key []byte) (alloc.Handle, bool) {
+	return ctx.LookupReadFlags(sh, key, 0)
+}
+
+// LookupReadFlags is LookupRead with lookup flags (keyspace.NoTouch …).
+func (ctx *Ctx) LookupReadFlags(sh *keyspace.Shard, key []byte, flags keyspace.LookupFlags) (alloc.Handle, bool) {
+	h, ok := sh.LookupFlagsLocked(ctx.DB, key, flags)
+	if ok {
+		ctx.Stats.Hits.Store(ctx.Stats.Hits.Load() + 1)
+	} else {
+		ctx.Stats.Misses.Store(ctx.Stats.Misses.Load() + 1)
+	}
+	return h, ok
+}

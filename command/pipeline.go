@@ -1,0 +1,142 @@
+package command
+
+import (
+	"fmt"
+	"runtime/debug"
+	"sync/atomic"
+
+	"github.com/kvserver/kvserver/keyspace"
+)
+
+// Error texts of the pipeline's checks, word for word as Redis 7.2 writes them.
+const (
+	ErrWrongArgs       = "ERR wrong number of arguments for '%s' command"
+	ErrNoAuth          = "NOAUTH Authentication required."
+	ErrOOM             = "OOM command not allowed when used memory > 'maxmemory'."
+	ErrDebugNotAllowed = "ERR DEBUG command not allowed. If the enable-debug-command option is set to \"local\", " +
+		"you can run it from a local connection, otherwise you need to set this option in the configuration file, " +
+		"and then restart the server."
+	// errPanic and errPoisoned are kvserver's: Redis crashes where kvserver recovers.
+	errPanic    = "ERR internal error in '%s': the command was aborted and its changes may be partial (see the server log)"
+	errPoisoned = "ERR this key's shard is unavailable after an internal error (see the server log); keys in other shards are served"
+)
+
+// Pipeline runs every command, in Redis's processCommand + call order: arity → DEBUG's
+// enable-debug-command → authentication → the denyoom check → the shards of the keys → their
+// locks, ascending → the handler → the hooks after a command → unlock. Handlers do not lock:
+// which shards a command holds is declared by its row (Locking), so EXEC and scripts can later
+// hold the union of several commands' shards. A panic in a handler is recovered here, its locks
+// released, the client answered, and the shards it was writing poisoned.
+type Pipeline struct {
+	KS *keyspace.Keyspace
+	// OnPanic, when set, is told of each recovered panic (after the locks are released), to log
+	// it; the pipeline counts them itself (Panics).
+	OnPanic func(ctx *Ctx, r any, stack []byte)
+
+	overMaxmemory atomic.Bool  // see SetOverMaxmemory
+	panics        atomic.Int64 // recovered handler panics
+}
+
+// SetOverMaxmemory records whether used memory is over maxmemory with nothing left to evict:
+// while it is, denyoom commands are refused with Redis's OOM error and reads go on. The memory
+// limit's code sets it; the hot path reads one atomic.
+func (p *Pipeline) SetOverMaxmemory(over bool) { p.overMaxmemory.Store(over) }
+
+// Panics counts the handler panics recovered so far.
+func (p *Pipeline) Panics() int64 { return p.panics.Load() }
+
+// Outcome is how Run ended.
+type Outcome uint8
+
+const (
+	// Done: the command ran, or was refused with an error reply.
+	Done Outcome = iota
+	// Handoff: inline, a lock was taken by someone else; nothing ran and nothing was written.
+	// The caller hands the connection to a goroutine, which runs the command again and waits
+	// for the lock there (a readiness loop never waits: DESIGN §4).
+	Handoff
+)
+
+// Run runs ctx.Cmd with ctx.Args for conn, or answers lookupErr when the lookup found no
+// command (ctx.Cmd nil). inline says whether a readiness loop runs it: then the locks are only
+// tried.
+func (p *Pipeline) Run(ctx *Ctx, conn Conn, lookupErr string, inline bool) Outcome {
+	cmd := ctx.Cmd
+	switch {
+	case cmd == nil:
+		ctx.W.Error(lookupErr)
+		return Done
+	case !cmd.ArityOK(ctx.Args.Len()) || cmd.Handler == nil:
+		ctx.W.Error(fmt.Sprintf(ErrWrongArgs, cmd.FullName))
+		return Done
+	case cmd.IsDebug && !conn.DebugAllowed():
+		ctx.W.Error(ErrDebugNotAllowed)
+		return Done
+	case cmd.Flags&NoAuth == 0 && conn.AuthRequired():
+		ctx.W.Error(ErrNoAuth)
+		return Done
+	case cmd.Flags&DenyOOM != 0 && p.overMaxmemory.Load():
+		ctx.W.Error(ErrOOM)
+		return Done
+	}
+	ctx.locked = p.shardsOf(ctx, ctx.locked[:0])
+	if !p.lock(ctx.locked, inline) {
+		ctx.locked = ctx.locked[:0]
+		return Handoff
+	}
+	for _, i := range ctx.locked {
+		if p.KS.Shard(i).Poisoned() {
+			p.unlock(ctx)
+			ctx.W.Error(errPoisoned)
+			return Done
+		}
+	}
+	p.call(ctx)
+	return Done
+}
+
+// call runs the handler and the hooks after it, and releases the locks however it ends.
+func (p *Pipeline) call(ctx *Ctx) {
+	start := ctx.W.Len()
+	defer func() {
+		r := recover()
+		var stack []byte
+		if r != nil {
+			stack = p.recovered(ctx, r, start)
+		}
+		p.unlock(ctx)
+		if r != nil && p.OnPanic != nil {
+			p.OnPanic(ctx, r, stack)
+		}
+	}()
+	ctx.Cmd.Handler(ctx)
+	p.afterCommand(ctx)
+}
+
+// afterCommand is where the hooks after a command go, in Redis's call() order, as the issues
+// that need them arrive: statistics (commandstats, errorstats, latency, slowlog), propagation to
+// replicas and the AOF, keyspace notifications, wake-ups of clients blocked on the keys written.
+func (p *Pipeline) afterCommand(*Ctx) {}
+
+// recovered handles a handler's panic with the locks still held: the shards of a write command
+// are poisoned (its table or arena may be half-changed) before anyone else can take them, and
+// the partial reply is dropped for an error naming the command. It returns the stack for
+// OnPanic, which is called once the locks are released. In invariants builds the process
+// crashes instead, at once, so that the fault is found where it happened.
+func (p *Pipeline) recovered(ctx *Ctx, r any, replyStart int) []byte {
+	stack := debug.Stack()
+	if crashOnPanic {
+		crash(ctx, r, stack)
+	}
+	p.panics.Add(1)
+	if ctx.Cmd.Flags&Write != 0 {
+		for _, i := range ctx.locked {
+			p.KS.Shard(i).Poison()
+		}
+	}
+	if ctx.W.Len() >= replyStart {
+		ctx.W.Truncate(replyStart)
+	}
+	ctx.W.Error(fmt.Sprintf(errPanic, ctx.Cmd.FullName))
+	return stack
+}
