@@ -41,6 +41,11 @@ type Ctx struct {
 	Cfg  *config.Config
 	// Stats counts the connection's keyspace hits and misses (LookupRead).
 	Stats *KeyStats
+	// Records makes string records from arguments (db.go); nil copies.
+	Records Records
+	// BigArgCopies counts big values copied rather than adopted (INFO big_argument_copies),
+	// when Records is nil.
+	BigArgCopies *atomic.Int64
 	// Conn is the connection itself, for the server's own handlers (CLIENT, HELLO, …), which
 	// know its type; family handlers do not use it.
 	Conn any
