@@ -9,8 +9,8 @@ import (
 	"go.uber.org/zap/zapcore"
 )
 
-// Formats are log-format's values, in the order of formatCore's cores.
-var Formats = []string{"legacy", "logfmt", "json"}
+// formats are log-format's values, in the order of formatCore's cores.
+var formats = []string{"legacy", "logfmt", "json"}
 
 // Options are the directives the logger is made from.
 type Options struct {
@@ -84,7 +84,7 @@ func (l *Logger) SetLevel(loglevel string) { l.level.SetLevel(Level(loglevel)) }
 
 // SetFormat applies a log-format: the next line is written in it.
 func (l *Logger) SetFormat(format string) error {
-	for i, f := range Formats {
+	for i, f := range formats {
 		if f == format {
 			l.format.Store(int32(i))
 			return nil

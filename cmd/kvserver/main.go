@@ -69,7 +69,9 @@ func run(args []string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	defer log.Close()
+	// Flushed, not closed: after a shutdown that timed out, a client's goroutine may still
+	// log until the process exits.
+	defer func() { _ = log.Sync() }()
 	cfg.OnChange("log-format", func(v string) { _ = log.SetFormat(v) })
 	// Redis's first lines, at warning so that every loglevel but nothing shows them.
 	log.Warn("oO0OoO0OoO0Oo kvserver is starting oO0OoO0OoO0Oo")
