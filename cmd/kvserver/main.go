@@ -14,6 +14,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 
 	"go.uber.org/zap"
@@ -115,6 +116,7 @@ func run(args []string) int {
 // standard error, and in the log file too when there is one (the log on standard output
 // would only repeat it). It returns the exit code, 1.
 func startupFailed(log *logging.Logger, cfg *config.Config, msg string) int {
+	msg = strings.Join(strings.Fields(msg), " ") // one line, whatever the error's text
 	if cfg.LogFile() != "" {
 		log.Warn(msg)
 	}
