@@ -1,0 +1,46 @@
+package keyfamily
+
+import (
+	"math"
+
+	"github.com/kvserver/kvserver/command"
+	"github.com/kvserver/kvserver/conv"
+)
+
+// getIntFromObject is Redis's getIntFromObjectOrReply without the reply: an integer argument
+// (string2ll) within a C int.
+func getIntFromObject(arg []byte) (int, error) {
+	v, ok := conv.String2ll(arg)
+	switch {
+	case !ok:
+		return 0, errNotInteger
+	case v < math.MinInt32 || v > math.MaxInt32:
+		return 0, errIntRange
+	}
+	return int(v), nil
+}
+
+// getDBIndex parses a database index as MOVE and COPY do: an int, then a database that exists.
+func getDBIndex(ctx *command.Ctx, arg []byte) (int, error) {
+	db, err := getIntFromObject(arg)
+	if err != nil {
+		return 0, err
+	}
+	if db < 0 || db >= ctx.KS.Databases() {
+		return 0, errDBIndex
+	}
+	return db, nil
+}
+
+// addReplyHelp is Redis's addReplyHelp: the command's subcommands, one status line each,
+// then HELP's own two lines.
+func addReplyHelp(ctx *command.Ctx, name string, lines []string) {
+	w := ctx.W
+	w.Array(len(lines) + 3)
+	w.Simple(name + " <subcommand> [<arg> [value] [opt] ...]. Subcommands are:")
+	for _, l := range lines {
+		w.Simple(l)
+	}
+	w.Simple("HELP")
+	w.Simple("    Prints this help.")
+}

@@ -1,0 +1,75 @@
+package keyfamily
+
+import (
+	"github.com/kvserver/kvserver/command"
+	"github.com/kvserver/kvserver/conv"
+)
+
+// SWAPDB, DBSIZE, FLUSHDB and FLUSHALL: whole databases. SWAPDB and the flushes hold every
+// shard (LockAll), so no command sees a database half swapped or half flushed; DBSIZE holds
+// none and sums the shards' counters.
+
+// swapdbCommand: SWAPDB index1 index2 — clients keep their selected index and so see the other
+// data. Each index's errors are replaced by SWAPDB's own text, as Redis does.
+func swapdbCommand(ctx *command.Ctx) {
+	a, err := getIntFromObject(ctx.Args.Arg(1))
+	if err != nil {
+		replyErr(ctx, errFirstDB)
+		return
+	}
+	b, err := getIntFromObject(ctx.Args.Arg(2))
+	if err != nil {
+		replyErr(ctx, errSecondDB)
+		return
+	}
+	if err := opSwapDB(ctx, a, b); err != nil {
+		replyErr(ctx, err)
+		return
+	}
+	ctx.W.OK()
+}
+
+// opSwapDB swaps databases a and b in every shard (all locked by the pipeline).
+func opSwapDB(ctx *command.Ctx, a, b int) error {
+	if n := ctx.KS.Databases(); a < 0 || a >= n || b < 0 || b >= n {
+		return errDBIndex
+	}
+	if a != b {
+		ctx.KS.SwapDBLocked(a, b)
+	}
+	return nil
+}
+
+// dbsizeCommand: DBSIZE — the keys of the client's database, expired ones not yet removed
+// included, from counters read without locks.
+func dbsizeCommand(ctx *command.Ctx) { ctx.W.Int(ctx.KS.Keys(ctx.DB)) }
+
+// flushdbCommand: FLUSHDB [ASYNC|SYNC] — empties the client's database.
+func flushdbCommand(ctx *command.Ctx) {
+	if err := flushOption(ctx); err != nil {
+		replyErr(ctx, err)
+		return
+	}
+	ctx.KS.FlushDBLocked(ctx.DB)
+	ctx.W.OK()
+}
+
+// flushallCommand: FLUSHALL [ASYNC|SYNC] — empties every database.
+func flushallCommand(ctx *command.Ctx) {
+	if err := flushOption(ctx); err != nil {
+		replyErr(ctx, err)
+		return
+	}
+	ctx.KS.FlushAllLocked()
+	ctx.W.OK()
+}
+
+// flushOption is Redis's getFlushCommandFlags: at most one argument, ASYNC or SYNC. Both flush
+// at once: freeing is cheap enough that there is nothing to hand to a background thread.
+func flushOption(ctx *command.Ctx) error {
+	args := ctx.Args
+	if args.Len() > 2 || (args.Len() == 2 && !conv.EqFold(args.Arg(1), "async") && !conv.EqFold(args.Arg(1), "sync")) {
+		return errSyntax
+	}
+	return nil
+}

@@ -1,0 +1,84 @@
+package keyfamily
+
+import (
+	"github.com/kvserver/kvserver/command"
+	"github.com/kvserver/kvserver/keyspace"
+	"github.com/kvserver/kvserver/object"
+)
+
+// DEL, UNLINK, EXISTS, TOUCH and TYPE: the commands that look keys up one by one. The pipeline
+// holds every key's shard for the whole command, so a multi-key DEL is atomic across shards.
+
+// delCommand: DEL key [key ...] — how many of the keys existed and were removed.
+func delCommand(ctx *command.Ctx) { delGenericCommand(ctx) }
+
+// unlinkCommand: UNLINK key [key ...] — DEL: freeing a record is already cheap (one slab slot,
+// or one large allocation handed back), so there is nothing to defer to a background thread.
+func unlinkCommand(ctx *command.Ctx) { delGenericCommand(ctx) }
+
+// delGenericCommand is Redis's delGenericCommand, for DEL and UNLINK.
+func delGenericCommand(ctx *command.Ctx) {
+	var n int64
+	for i := 1; i < ctx.Args.Len(); i++ {
+		if opDel(ctx, ctx.Args.Arg(i)) {
+			n++
+		}
+	}
+	ctx.W.Int(n)
+}
+
+// opDel deletes key from the client's database and reports whether it existed. A key whose time
+// has passed is expired first (expireIfNeeded), so it does not count as deleted.
+func opDel(ctx *command.Ctx, key []byte) bool {
+	sh := ctx.Shard(key)
+	if _, ok := sh.LookupFlagsLocked(ctx.DB, key, keyspace.LookupNoTouch); !ok {
+		return false
+	}
+	return sh.DeleteLocked(ctx.DB, key)
+}
+
+// existsCommand: EXISTS key [key ...] — a key named twice counts twice. It does not touch the
+// keys' LRU clock (Redis 7.2's LOOKUP_NOTOUCH) but counts hits and misses.
+func existsCommand(ctx *command.Ctx) {
+	var n int64
+	for i := 1; i < ctx.Args.Len(); i++ {
+		if opExists(ctx, ctx.Args.Arg(i), keyspace.LookupNoTouch) {
+			n++
+		}
+	}
+	ctx.W.Int(n)
+}
+
+// touchCommand: TOUCH key [key ...] — a read lookup of each key (setting its LRU clock), the
+// number of keys that exist.
+func touchCommand(ctx *command.Ctx) {
+	var n int64
+	for i := 1; i < ctx.Args.Len(); i++ {
+		if opExists(ctx, ctx.Args.Arg(i), 0) {
+			n++
+		}
+	}
+	ctx.W.Int(n)
+}
+
+// opExists is a counted read lookup of key (lookupKeyReadWithFlags): whether it exists.
+func opExists(ctx *command.Ctx, key []byte, flags keyspace.LookupFlags) bool {
+	_, ok := ctx.LookupReadFlags(ctx.Shard(key), key, flags)
+	return ok
+}
+
+// typeCommand: TYPE key — the type's name as a status reply, "none" for a missing key.
+func typeCommand(ctx *command.Ctx) {
+	ctx.W.Simple(opType(ctx, ctx.Args.Arg(1)))
+}
+
+// opType is the name of key's type, "none" when it does not exist (Redis's getObjectTypeByType
+// after a NOTOUCH read lookup).
+func opType(ctx *command.Ctx, key []byte) string {
+	sh := ctx.Shard(key)
+	h, ok := ctx.LookupReadFlags(sh, key, keyspace.LookupNoTouch)
+	if !ok {
+		return "none"
+	}
+	return object.TypeOf(sh.Arena(), h).Name()
+}

@@ -1,0 +1,241 @@
+package keyfamily
+
+import (
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/kvserver/kvserver/alloc"
+	"github.com/kvserver/kvserver/command"
+	"github.com/kvserver/kvserver/conv"
+	"github.com/kvserver/kvserver/glob"
+	"github.com/kvserver/kvserver/keyspace"
+	"github.com/kvserver/kvserver/object"
+	"github.com/kvserver/kvserver/querybuf"
+)
+
+// SCAN cursor [MATCH pattern] [COUNT count] [TYPE type]: Redis's scanGenericCommand over the
+// keyspace's cursor. The cursor is keyspace's (keyspace/scan.go): the shard index in its bits
+// from scanShardShift up, that shard's reverse-binary table cursor below. Shards are scanned
+// one after another, each with Redis's guarantee: every key present for the whole scan is
+// returned at least once, whatever the tables do between calls.
+//
+// The pipeline holds the shard the cursor is in and, while the keys they hold (read without
+// locks) are fewer than COUNT, the shards after it (scanShards): so a SCAN 0 COUNT 1000 of a
+// small keyspace covers it in one call, as in Redis, and a SCAN of a big one holds one shard.
+// The scan stops at the end of the last shard held; the cursor then names the next shard's
+// start, so a call may return fewer keys than COUNT (as Redis's may), never a wrong cursor.
+
+const (
+	// scanShardShift is keyspace's: where a SCAN cursor keeps the shard index (keyspace does
+	// not export its cursor layout; TestScanCursorLayout checks that the two agree).
+	scanShardShift = 48
+	// defaultScanCount is Redis's COUNT when none is given.
+	defaultScanCount = 10
+	// maxScanCount bounds COUNT: the scan visits at most ten times as many buckets.
+	maxScanCount = 1 << 40
+	// scanStepsPerKey is Redis's bound for sparse tables: a call visits at most COUNT × 10
+	// buckets.
+	scanStepsPerKey = 10
+)
+
+// scanArgs are SCAN's arguments, parsed.
+type scanArgs struct {
+	cursor     uint64
+	count      int
+	pattern    []byte // MATCH, when usePattern
+	usePattern bool   // false for no MATCH or MATCH *
+	typeName   []byte // TYPE, nil for none
+}
+
+// parseScanArgs parses SCAN's arguments in Redis's order: the cursor, then the options in the
+// order given (a repeated option: the last one counts).
+func parseScanArgs(args querybuf.Args) (scanArgs, error) {
+	sa := scanArgs{count: defaultScanCount}
+	cursor, ok := parseScanCursor(args.Arg(1))
+	if !ok {
+		return sa, errBadCursor
+	}
+	sa.cursor = cursor
+	for i := 2; i < args.Len(); i += 2 {
+		opt, more := args.Arg(i), args.Len()-i >= 2
+		switch {
+		case conv.EqFold(opt, "count") && more:
+			v, ok := conv.String2ll(args.Arg(i + 1))
+			if !ok {
+				return sa, errNotInteger
+			}
+			if v < 1 {
+				return sa, errSyntax
+			}
+			sa.count = int(min(v, maxScanCount))
+		case conv.EqFold(opt, "match") && more:
+			sa.pattern = args.Arg(i + 1)
+			sa.usePattern = !(len(sa.pattern) == 1 && sa.pattern[0] == '*')
+		case conv.EqFold(opt, "type") && more:
+			sa.typeName = args.Arg(i + 1)
+		default:
+			return sa, errSyntax
+		}
+	}
+	return sa, nil
+}
+
+// parseScanCursor is Redis's parseScanCursorOrReply, which reads the cursor with C's strtoul:
+// the argument ends at its first NUL byte; it must not start with a space; an optional sign,
+// then decimal digits and nothing else, within 64 bits (a '-' negates modulo 2^64). The empty
+// string is cursor 0.
+func parseScanCursor(arg []byte) (uint64, bool) {
+	for i, ch := range arg {
+		if ch == 0 {
+			arg = arg[:i]
+			break
+		}
+	}
+	if len(arg) == 0 {
+		return 0, true
+	}
+	if isSpace(arg[0]) {
+		return 0, false
+	}
+	neg := false
+	digits := arg
+	if digits[0] == '+' || digits[0] == '-' {
+		neg = digits[0] == '-'
+		digits = digits[1:]
+	}
+	if len(digits) == 0 {
+		return 0, false
+	}
+	var v uint64
+	for _, ch := range digits {
+		if ch < '0' || ch > '9' {
+			return 0, false
+		}
+		d := uint64(ch - '0')
+		if v > (math.MaxUint64-d)/10 {
+			return 0, false // ERANGE
+		}
+		v = v*10 + d
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+// isSpace is C's isspace in the C locale.
+func isSpace(ch byte) bool {
+	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f'
+}
+
+// cursorShard is the shard a cursor is in. As dictScan ignores a cursor's bits above its
+// table's mask, the shard index's bits above the shard count (a power of two) are ignored, so
+// every 64-bit cursor names a place (SCAN -1 visits the last bucket of the last shard).
+func cursorShard(cursor uint64, shards int) int {
+	return int((cursor >> scanShardShift) & uint64(shards-1))
+}
+
+// scanShards is SCAN's Shards function: the cursor's shard, then the following ones while the
+// keys of those held so far are fewer than COUNT — at most COUNT × 10 shards, since each costs
+// the scan at least one of its COUNT × 10 steps. Invalid arguments lock nothing: the handler
+// answers their error.
+func scanShards(ctx *command.Ctx, dst []int) []int {
+	sa, err := parseScanArgs(ctx.Args)
+	if err != nil {
+		return dst
+	}
+	n := ctx.KS.NumShards()
+	need, maxShards := int64(sa.count), int64(sa.count)*scanStepsPerKey
+	for i := cursorShard(sa.cursor, n); i < n && maxShards > 0; i, maxShards = i+1, maxShards-1 {
+		dst = append(dst, i)
+		keys := shardKeys(ctx.KS, i, ctx.DB)
+		if keys >= need {
+			break
+		}
+		need -= keys
+	}
+	return dst
+}
+
+// scanCommand: SCAN — COUNT keys are collected (or ten times as many buckets visited), then
+// filtered by MATCH and TYPE; a TYPE matching no type filters everything, without an error, as
+// in Redis 7.2. The reply starts with the cursor, so the keys are copied out first.
+func scanCommand(ctx *command.Ctx) {
+	sa, err := parseScanArgs(ctx.Args)
+	if err != nil {
+		replyErr(ctx, err)
+		return
+	}
+	var buf []byte
+	var ends []int
+	next := opScan(ctx, sa, func(key []byte) {
+		buf = append(buf, key...)
+		ends = append(ends, len(buf))
+	})
+	w := ctx.W
+	w.Array(2)
+	w.Bulk(strconv.AppendUint(ctx.Scratch[:0], next, 10))
+	w.Array(len(ends))
+	start := 0
+	for _, end := range ends {
+		w.Bulk(buf[start:end])
+		start = end
+	}
+}
+
+// opScan scans the run of held shards that starts at sa's cursor, calls fn with each key that
+// passes MATCH and TYPE, and returns the cursor to continue from, 0 when every shard has been
+// covered. key is valid only during fn.
+func opScan(ctx *command.Ctx, sa scanArgs, fn func(key []byte)) uint64 {
+	n := ctx.KS.NumShards()
+	si := cursorShard(sa.cursor, n)
+	c := sa.cursor & (1<<scanShardShift - 1)
+	locked := ctx.Locked()
+	p, held := slices.BinarySearch(locked, si)
+	returned, steps, maxSteps := 0, 0, sa.count*scanStepsPerKey
+	for held {
+		sh := ctx.ShardAt(si)
+		visit := func(h alloc.Handle) {
+			returned++
+			if scanKeep(ctx, sh, h, sa) {
+				fn(object.Key(sh.Arena(), h))
+			}
+		}
+		for {
+			c = sh.ScanLocked(ctx.DB, c, visit)
+			steps++
+			if c == 0 || returned >= sa.count || steps >= maxSteps {
+				break
+			}
+		}
+		if c == 0 {
+			si, p = si+1, p+1
+			held = p < len(locked) && locked[p] == si
+		}
+		if returned >= sa.count || steps >= maxSteps {
+			break
+		}
+	}
+	if si >= n {
+		return 0
+	}
+	return uint64(si)<<scanShardShift | c
+}
+
+// scanKeep applies MATCH and TYPE to record h of sh. TYPE reads the type through a lookup, as
+// Redis's lookupKeyReadWithFlags(LOOKUP_NOTOUCH) does: a keyspace hit. The scan has already
+// removed keys whose time has passed, so the lookup does not expire any (LookupNoExpire): it
+// changes nothing in the table the scan is walking.
+func scanKeep(ctx *command.Ctx, sh *keyspace.Shard, h alloc.Handle, sa scanArgs) bool {
+	a := sh.Arena()
+	key := object.Key(a, h)
+	if sa.usePattern && !glob.Match(sa.pattern, key, false) {
+		return false
+	}
+	if sa.typeName == nil {
+		return true
+	}
+	th, ok := ctx.LookupReadFlags(sh, key, keyspace.LookupNoTouch|keyspace.LookupNoExpire)
+	return ok && conv.EqFold(sa.typeName, object.TypeOf(a, th).Name())
+}
