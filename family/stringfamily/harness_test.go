@@ -1,0 +1,294 @@
+package stringfamily
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/kvserver/kvserver/command"
+	"github.com/kvserver/kvserver/config"
+	"github.com/kvserver/kvserver/keyspace"
+	"github.com/kvserver/kvserver/querybuf"
+	"github.com/kvserver/kvserver/resp"
+)
+
+// startMs is the fake clock's start: 2023-11-14, so that the absolute times of the shared
+// command files (EXAT 4102444800, in 2100) lie ahead and EXAT 1 lies behind.
+const startMs = 1_700_000_000_000
+
+// fakeClock is the keyspace's clock in the tests: it moves only when told (nothing sleeps).
+type fakeClock struct{ ms atomic.Int64 }
+
+func newFakeClock() *fakeClock {
+	c := &fakeClock{}
+	c.ms.Store(startMs)
+	return c
+}
+
+func (c *fakeClock) now() int64       { return c.ms.Load() }
+func (c *fakeClock) advance(ms int64) { c.ms.Add(ms) }
+
+// fakeConn is the connection the pipeline runs the harness's commands for.
+type fakeConn struct{}
+
+func (*fakeConn) AuthRequired() bool { return false }
+func (*fakeConn) DebugAllowed() bool { return true }
+
+// harness is the family's rows (and the test rows of helpers_test.go) in a command.Table, a
+// command.Pipeline over a real keyspace with a fake clock, and one connection's Ctx.
+type harness struct {
+	t      testing.TB
+	clock  *fakeClock
+	ks     *keyspace.Keyspace
+	tab    *command.Table
+	p      *command.Pipeline
+	ctx    *command.Ctx
+	w      resp.Writer
+	parser *querybuf.Parser
+	copies atomic.Int64 // ctx.BigArgCopies
+}
+
+func newHarness(t testing.TB) *harness {
+	t.Helper()
+	h := &harness{t: t, clock: newFakeClock(), parser: querybuf.NewParser(querybuf.DefaultLimits())}
+	ks, err := keyspace.New(keyspace.Options{Shards: 16, Databases: 2, Clock: h.clock.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ks.Close)
+	h.ks = ks
+	h.tab = command.New(Commands(), testCommands(h))
+	h.p = &command.Pipeline{KS: ks}
+	h.ctx = &command.Ctx{W: &h.w, KS: ks, Cfg: config.New(), Stats: &command.KeyStats{}, BigArgCopies: &h.copies}
+	return h
+}
+
+// encodeCommand is args as a RESP2 multibulk request.
+func encodeCommand(args ...string) []byte {
+	b := fmt.Appendf(nil, "*%d\r\n", len(args))
+	for _, a := range args {
+		b = fmt.Appendf(b, "$%d\r\n%s\r\n", len(a), a)
+	}
+	return b
+}
+
+// parse makes args the parser's one command.
+func (h *harness) parse(args ...string) querybuf.Args {
+	h.t.Helper()
+	h.parser.ResetCommands()
+	data := encodeCommand(args...)
+	for len(data) > 0 {
+		n, err := h.parser.Parse(data)
+		if err != nil || n == 0 {
+			h.t.Fatalf("parse %.80q: consumed %d: %v", args, n, err)
+		}
+		data = data[n:]
+	}
+	if h.parser.NumCommands() != 1 {
+		h.t.Fatalf("parse %.80q: %d commands", args, h.parser.NumCommands())
+	}
+	return h.parser.Command(0)
+}
+
+// do runs one command through the pipeline (not inline: it waits for the locks) and returns
+// its raw reply.
+func (h *harness) do(args ...string) []byte {
+	h.t.Helper()
+	a := h.parse(args...)
+	cmd, errText := h.tab.Lookup(a)
+	h.ctx.Args, h.ctx.Cmd = a, cmd
+	h.w.Reset()
+	if out := h.p.Run(h.ctx, &fakeConn{}, errText, false); out != command.Done {
+		h.t.Fatalf("%.80q: outcome %v", args, out)
+	}
+	return h.w.Bytes()
+}
+
+// run is do with the reply formatted as redis-cli prints it.
+func (h *harness) run(args ...string) string {
+	h.t.Helper()
+	out, rest, err := formatReply(h.do(args...), "")
+	if err != nil || len(rest) != 0 {
+		h.t.Fatalf("%.80q: reply %q: %v (%d bytes left)", args, h.w.Bytes(), err, len(rest))
+	}
+	return strings.TrimSuffix(out, "\n")
+}
+
+// expect runs a command and checks its formatted reply.
+func (h *harness) expect(want string, args ...string) {
+	h.t.Helper()
+	if got := h.run(args...); got != want {
+		h.t.Errorf("%.80q: got %.200q, want %.200q", args, got, want)
+	}
+}
+
+// formatReply formats the first RESP reply of b as redis-cli --no-raw prints it to a terminal
+// (cliFormatReplyTTY), each element of an array on its own line after prefix, and returns the
+// bytes after it.
+func formatReply(b []byte, prefix string) (string, []byte, error) {
+	if len(b) == 0 {
+		return "", b, fmt.Errorf("no reply")
+	}
+	end := strings.Index(string(b), "\r\n")
+	if end < 0 {
+		return "", b, fmt.Errorf("unterminated line")
+	}
+	kind, line, rest := b[0], string(b[1:end]), b[end+2:]
+	switch kind {
+	case '+':
+		return line + "\n", rest, nil
+	case '-':
+		return "(error) " + line + "\n", rest, nil
+	case ':':
+		return "(integer) " + line + "\n", rest, nil
+	case ',':
+		return "(double) " + line + "\n", rest, nil
+	case '_':
+		return "(nil)\n", rest, nil
+	case '$', '=':
+		n, err := strconv.Atoi(line)
+		if err != nil {
+			return "", b, err
+		}
+		if n < 0 {
+			return "(nil)\n", rest, nil
+		}
+		if len(rest) < n+2 {
+			return "", b, fmt.Errorf("short bulk")
+		}
+		return repr(rest[:n]) + "\n", rest[n+2:], nil
+	case '*':
+		n, err := strconv.Atoi(line)
+		if err != nil {
+			return "", b, err
+		}
+		if n < 0 {
+			return "(nil)\n", rest, nil
+		}
+		if n == 0 {
+			return "(empty array)\n", rest, nil
+		}
+		width := len(strconv.Itoa(n))
+		inner := prefix + strings.Repeat(" ", width+2)
+		var out strings.Builder
+		for i := range n {
+			if i > 0 {
+				out.WriteString(prefix)
+			}
+			fmt.Fprintf(&out, "%*d) ", width, i+1)
+			var s string
+			if s, rest, err = formatReply(rest, inner); err != nil {
+				return "", b, err
+			}
+			out.WriteString(s)
+		}
+		return out.String(), rest, nil
+	}
+	return "", b, fmt.Errorf("unknown reply type %q", kind)
+}
+
+// repr is Redis's sdscatrepr: a quoted string with C escapes, other unprintable bytes as \xHH.
+func repr(s []byte) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, ch := range s {
+		switch ch {
+		case '\\', '"':
+			b.WriteByte('\\')
+			b.WriteByte(ch)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\a':
+			b.WriteString(`\a`)
+		case '\b':
+			b.WriteString(`\b`)
+		default:
+			if ch >= 0x20 && ch < 0x7f {
+				b.WriteByte(ch)
+			} else {
+				fmt.Fprintf(&b, `\x%02x`, ch)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// splitArgs splits a command line as redis-cli does (Redis's sdssplitargs): words apart by
+// spaces; "double quotes" with \xHH, \n, \r, \t, \b, \a and \<any> escapes; 'single quotes'
+// with \' only. A closing quote must end the word.
+func splitArgs(line string) ([]string, error) {
+	var args []string
+	i := 0
+	for {
+		for i < len(line) && strings.IndexByte(" \t\r\n\v\f", line[i]) >= 0 {
+			i++
+		}
+		if i == len(line) {
+			return args, nil
+		}
+		var cur []byte
+		inDQ, inSQ, done := false, false, false
+		for !done {
+			if i == len(line) {
+				if inDQ || inSQ {
+					return nil, fmt.Errorf("unbalanced quotes in %q", line)
+				}
+				break
+			}
+			ch := line[i]
+			switch {
+			case inDQ && ch == '\\' && i+3 < len(line) && line[i+1] == 'x' && isHex(line[i+2]) && isHex(line[i+3]):
+				v, _ := strconv.ParseUint(line[i+2:i+4], 16, 8)
+				cur = append(cur, byte(v))
+				i += 3
+			case inDQ && ch == '\\' && i+1 < len(line):
+				i++
+				switch c := line[i]; c {
+				case 'n':
+					cur = append(cur, '\n')
+				case 'r':
+					cur = append(cur, '\r')
+				case 't':
+					cur = append(cur, '\t')
+				case 'b':
+					cur = append(cur, '\b')
+				case 'a':
+					cur = append(cur, '\a')
+				default:
+					cur = append(cur, c)
+				}
+			case inDQ && ch == '"', inSQ && ch == '\'':
+				if i+1 < len(line) && strings.IndexByte(" \t\r\n\v\f", line[i+1]) < 0 {
+					return nil, fmt.Errorf("closing quote must be followed by a space in %q", line)
+				}
+				done = true
+			case inSQ && ch == '\\' && i+1 < len(line) && line[i+1] == '\'':
+				i++
+				cur = append(cur, '\'')
+			case inDQ || inSQ:
+				cur = append(cur, ch)
+			case strings.IndexByte(" \n\r\t\x00", ch) >= 0:
+				done = true
+			case ch == '"':
+				inDQ = true
+			case ch == '\'':
+				inSQ = true
+			default:
+				cur = append(cur, ch)
+			}
+			if i < len(line) {
+				i++
+			}
+		}
+		args = append(args, string(cur))
+	}
+}
+
+func isHex(ch byte) bool { return strings.IndexByte("0123456789abcdefABCDEF", ch) >= 0 }
