@@ -1,232 +1,155 @@
 package server
 
 import (
+	"strings"
+
+	commandmeta "github.com/kvserver/kvserver/command"
 	"github.com/kvserver/kvserver/querybuf"
 )
 
-// cmdDoc is a command's COMMAND DOCS entry: Redis's documentation of it (from its
-// src/commands/*.json), kept in commandDocs by full name.
-type cmdDoc struct {
-	Summary, Since, Group, Complexity string
-	DocFlags                          []string // "deprecated", "syscmd"
-	DeprecatedSince, ReplacedBy       string
-	History                           [][2]string // version, what changed
-	Args                              []cmdArg
-}
+// COMMAND and its subcommands answer from Redis 7.2's metadata (package command, generated
+// from a reference server's COMMAND INFO and COMMAND DOCS), for the commands this server
+// implements: a container shows the subcommands it has. A command renamed by rename-command
+// is found by its new name and keeps its own in the replies, as in Redis (cmd->fullname).
 
-// cmdArg is one argument of a command's documentation.
-type cmdArg struct {
-	Name, Type      string // type: string, integer, double, key, pattern, unix-time, pure-token, oneof, block
-	KeySpec         int    // key_spec_index + 1; 0 when the argument is not a key
-	Token           string
-	Summary, Since  string
-	DeprecatedSince string
-	Flags           argFlags
-	Display         string // display_text when it is not Name
-	Args            []cmdArg
-}
-
-// argFlags are an argument's flags, in COMMAND DOCS order.
-type argFlags uint8
-
-const (
-	argOptional argFlags = 1 << iota
-	argMultiple
-	argMultipleToken
-)
-
-var argFlagNames = [...]string{"optional", "multiple", "multiple_token"}
-
-// commandDocsCommand: COMMAND DOCS [command-name ...] — a map from full name to documentation
-// for every command, or for the named ones that exist (unknown names are left out). The shape
-// is Redis 7.2's addReplyCommandDocs.
-func commandDocsCommand(c *client, args querybuf.Args) {
-	if args.Len() == 2 {
-		c.w.Map(len(c.srv.cmds.sorted))
-		for _, cmd := range c.srv.cmds.sorted {
-			c.w.BulkString(cmd.fullName)
-			c.writeCommandDocs(cmd)
+// commandMeta returns a row's metadata: Redis's, with a container's implemented subcommands.
+// A row Redis has not (none today) gets what the row itself says.
+func commandMeta(cmd *command) *commandmeta.Meta {
+	m := commandmeta.LookupMeta(cmd.fullName)
+	if m == nil {
+		m = &commandmeta.Meta{Name: cmd.fullName, Arity: cmd.Arity, FirstKey: cmd.First, LastKey: cmd.Last,
+			KeyStep: cmd.Step, ACLCategories: cmd.cats, Docs: commandmeta.Docs{Group: "generic"}}
+		for _, f := range cmdFlagNames {
+			if cmd.Flags&f.flag != 0 {
+				m.Flags = append(m.Flags, f.name)
+			}
 		}
+	}
+	if len(cmd.Subcommands) == 0 {
+		return m
+	}
+	subs := make([]*commandmeta.Meta, len(cmd.Subcommands))
+	for i, sub := range cmd.Subcommands {
+		subs[i] = commandMeta(sub)
+	}
+	return m.WithSubcommands(subs)
+}
+
+// metas returns the metadata of every command in the table, by name.
+func (t *commandTable) metas() []*commandmeta.Meta {
+	out := make([]*commandmeta.Meta, len(t.sorted))
+	for i, cmd := range t.sorted {
+		out[i] = commandMeta(cmd)
+	}
+	return out
+}
+
+// byFullName finds a command or "container|sub" in any case, by the names it answers to.
+func (t *commandTable) byFullName(name string) *command {
+	name = strings.ToLower(name)
+	parent, sub, isSub := strings.Cut(name, "|")
+	cmd := t.byName[parent]
+	if cmd == nil || !isSub {
+		return cmd
+	}
+	return cmd.subs[sub]
+}
+
+// commandCommand: COMMAND — every command's COMMAND INFO entry.
+func commandCommand(c *client, args querybuf.Args) {
+	if args.Len() > 1 {
+		c.w.Error("unknown subcommand '" + truncate(string(args.Arg(1)), 128) + "'. Try COMMAND HELP.")
 		return
 	}
-	var found []*command
+	commandmeta.WriteCommandInfos(&c.w, c.srv.cmds.metas())
+}
+
+// commandCountCommand: COMMAND COUNT.
+func commandCountCommand(c *client, args querybuf.Args) {
+	c.w.Int(int64(len(c.srv.cmds.sorted)))
+}
+
+// commandInfoCommand: COMMAND INFO [name ...] — every command, or an entry per name: a null
+// for an unknown one; "a|b" names a subcommand.
+func commandInfoCommand(c *client, args querybuf.Args) {
+	if args.Len() == 2 {
+		commandmeta.WriteCommandInfos(&c.w, c.srv.cmds.metas())
+		return
+	}
+	c.w.Array(args.Len() - 2)
 	for i := 2; i < args.Len(); i++ {
 		if cmd := c.srv.cmds.byFullName(string(args.Arg(i))); cmd != nil {
-			found = append(found, cmd)
-		}
-	}
-	c.w.Map(len(found))
-	for _, cmd := range found {
-		c.w.BulkString(cmd.fullName)
-		c.writeCommandDocs(cmd)
-	}
-}
-
-// writeCommandDocs writes one command's documentation map. A command Redis does not have gets
-// its group only.
-func (c *client) writeCommandDocs(cmd *command) {
-	d := commandDocs[cmd.fullName]
-	if d == nil {
-		d = &cmdDoc{Group: "generic"}
-	}
-	n := 1 // group
-	for _, s := range []string{d.Summary, d.Since, d.Complexity, d.DeprecatedSince, d.ReplacedBy} {
-		if s != "" {
-			n++
-		}
-	}
-	for _, present := range []bool{len(d.DocFlags) > 0, len(d.History) > 0, len(d.Args) > 0, len(cmd.Subcommands) > 0} {
-		if present {
-			n++
-		}
-	}
-	c.w.Map(n)
-	c.docField("summary", d.Summary)
-	c.docField("since", d.Since)
-	c.docField("group", d.Group)
-	c.docField("complexity", d.Complexity)
-	if len(d.DocFlags) > 0 {
-		c.w.BulkString("doc_flags")
-		c.w.Set(len(d.DocFlags))
-		for _, f := range d.DocFlags {
-			c.w.Simple(f)
-		}
-	}
-	c.docField("deprecated_since", d.DeprecatedSince)
-	c.docField("replaced_by", d.ReplacedBy)
-	if len(d.History) > 0 {
-		c.w.BulkString("history")
-		c.w.Array(len(d.History))
-		for _, h := range d.History {
-			c.w.Array(2)
-			c.w.BulkString(h[0])
-			c.w.BulkString(h[1])
-		}
-	}
-	if len(d.Args) > 0 {
-		c.w.BulkString("arguments")
-		c.writeDocArgs(d.Args)
-	}
-	if len(cmd.Subcommands) > 0 {
-		c.w.BulkString("subcommands")
-		c.w.Map(len(cmd.Subcommands))
-		for _, sub := range cmd.Subcommands {
-			c.w.BulkString(sub.fullName)
-			c.writeCommandDocs(sub)
-		}
-	}
-}
-
-func (c *client) docField(name, value string) {
-	if value != "" {
-		c.w.BulkString(name)
-		c.w.BulkString(value)
-	}
-}
-
-// writeDocArgs is addReplyCommandArgList: an array of maps. An argument that is not a oneof
-// or a block carries its display_text, as in Redis 7.2.
-func (c *client) writeDocArgs(args []cmdArg) {
-	c.w.Array(len(args))
-	for i := range args {
-		a := &args[i]
-		container := a.Type == "oneof" || a.Type == "block"
-		n := 2
-		for _, present := range []bool{!container, a.KeySpec > 0, a.Token != "", a.Summary != "", a.Since != "",
-			a.DeprecatedSince != "", a.Flags != 0, container} {
-			if present {
-				n++
-			}
-		}
-		c.w.Map(n)
-		c.docField("name", a.Name)
-		c.docField("type", a.Type)
-		if !container {
-			display := a.Display
-			if display == "" {
-				display = a.Name
-			}
-			c.docField("display_text", display)
-		}
-		if a.KeySpec > 0 {
-			c.w.BulkString("key_spec_index")
-			c.w.Int(int64(a.KeySpec - 1))
-		}
-		c.docField("token", a.Token)
-		c.docField("summary", a.Summary)
-		c.docField("since", a.Since)
-		c.docField("deprecated_since", a.DeprecatedSince)
-		if a.Flags != 0 {
-			c.w.BulkString("flags")
-			k := 0
-			for j := range argFlagNames {
-				if a.Flags&(1<<j) != 0 {
-					k++
-				}
-			}
-			c.w.Set(k)
-			for j, name := range argFlagNames {
-				if a.Flags&(1<<j) != 0 {
-					c.w.Simple(name)
-				}
-			}
-		}
-		if container {
-			c.w.BulkString("arguments")
-			c.writeDocArgs(a.Args)
-		}
-	}
-}
-
-// commandGetKeysCommand: COMMAND GETKEYS command [arg ...] — the keys of a full command line,
-// from its row's key positions (getKeysSubcommandImpl).
-func commandGetKeysCommand(c *client, args querybuf.Args) {
-	argv := make([][]byte, args.Len()-2)
-	for i := range argv {
-		argv[i] = args.Arg(i + 2)
-	}
-	cmd := lookupFold(c.srv.cmds.byName, argv[0])
-	if cmd != nil && cmd.subs != nil && len(argv) > 1 {
-		cmd = lookupFold(cmd.subs, argv[1])
-	}
-	switch {
-	case cmd == nil:
-		c.w.Error("ERR Invalid command specified")
-		return
-	case cmd.First == 0:
-		c.w.Error("ERR The command has no key arguments")
-		return
-	case !cmd.arityOK(len(argv)):
-		c.w.Error("ERR Invalid number of arguments specified for command")
-		return
-	}
-	keys := commandKeys(cmd, argv)
-	if len(keys) == 0 {
-		if cmd.Flags&cmdNoMandatoryKeys != 0 {
-			c.w.Array(0)
+			commandmeta.WriteCommandInfo(&c.w, commandMeta(cmd))
 		} else {
-			c.w.Error("ERR Invalid arguments specified for command")
+			commandmeta.WriteCommandInfo(&c.w, nil)
 		}
-		return
-	}
-	c.w.Array(len(keys))
-	for _, k := range keys {
-		c.w.Bulk(k)
 	}
 }
 
-// commandKeys returns the keys of argv by the row's first, last and step: a negative last
-// counts from the end, and positions past the end are skipped, as getKeysUsingKeySpecs skips
-// them for commands of variable arity.
-func commandKeys(cmd *command, argv [][]byte) [][]byte {
-	last := cmd.Last
-	if last < 0 {
-		last += len(argv)
+// commandDocsCommand: COMMAND DOCS [name ...] — a map from full name to documentation for
+// every command, or for the named ones that exist (unknown names are left out).
+func commandDocsCommand(c *client, args querybuf.Args) {
+	if args.Len() == 2 {
+		commandmeta.WriteCommandDocsMap(&c.w, c.srv.cmds.metas())
+		return
 	}
-	step := max(cmd.Step, 1)
-	var keys [][]byte
-	for i := cmd.First; i <= last && i < len(argv); i += step {
-		keys = append(keys, argv[i])
+	var found []*commandmeta.Meta
+	for i := 2; i < args.Len(); i++ {
+		if cmd := c.srv.cmds.byFullName(string(args.Arg(i))); cmd != nil {
+			found = append(found, commandMeta(cmd))
+		}
 	}
-	return keys
+	commandmeta.WriteCommandDocsMap(&c.w, found)
+}
+
+// commandListCommand: COMMAND LIST [FILTERBY MODULE name|ACLCAT category|PATTERN pattern] —
+// the full names of the commands and their subcommands.
+func commandListCommand(c *client, args querybuf.Args) {
+	f, ok := commandmeta.ParseListFilter(args, 2)
+	if !ok {
+		c.w.Error(errSyntax)
+		return
+	}
+	commandmeta.WriteCommandList(&c.w, c.srv.cmds.metas(), f)
+}
+
+// commandGetKeysCommand: COMMAND GETKEYS command [arg ...] — the keys of a full command line.
+func commandGetKeysCommand(c *client, args querybuf.Args) {
+	commandmeta.WriteCommandGetKeys(&c.w, c.srv.cmds.getKeysTarget(args), args, 2, false)
+}
+
+// commandGetKeysAndFlagsCommand: COMMAND GETKEYSANDFLAGS command [arg ...] — the keys of a
+// full command line, each with its key spec's flags.
+func commandGetKeysAndFlagsCommand(c *client, args querybuf.Args) {
+	commandmeta.WriteCommandGetKeys(&c.w, c.srv.cmds.getKeysTarget(args), args, 2, true)
+}
+
+// getKeysTarget resolves the command line after COMMAND GETKEYS as Redis's lookupCommand: by
+// the names commands answer to, a container's subcommand when there is a second argument
+// (nil when it has no such subcommand).
+func (t *commandTable) getKeysTarget(args querybuf.Args) *commandmeta.Meta {
+	cmd := lookupFold(t.byName, args.Arg(2))
+	if cmd != nil && cmd.subs != nil && args.Len() > 3 {
+		cmd = lookupFold(cmd.subs, args.Arg(3))
+	}
+	if cmd == nil {
+		return nil
+	}
+	return commandMeta(cmd)
+}
+
+func commandHelpCommand(c *client, args querybuf.Args) {
+	c.helpReply("COMMAND", []string{
+		"(no subcommand)", "    Return details about all Redis commands.",
+		"COUNT", "    Return the total number of commands in this Redis server.",
+		"LIST", "    Return a list of all commands in this Redis server.",
+		"INFO [<command-name> ...]", "    Return details about multiple Redis commands.",
+		"    If no command names are given, documentation details for all",
+		"    commands are returned.",
+		"DOCS [<command-name> ...]", "    Return documentation details about multiple Redis commands.",
+		"    If no command names are given, documentation details for all",
+		"    commands are returned.",
+		"GETKEYS <full-command>", "    Return the keys from a full Redis command.",
+		"GETKEYSANDFLAGS <full-command>", "    Return the keys and the access flags from a full Redis command.",
+	})
 }

@@ -20,7 +20,8 @@ func serverCommands() []*command {
 			{Name: "info", Arity: -2, Flags: cmdLoading | cmdStale | cmdSentinel, Cats: catConnection, Proc: commandInfoCommand},
 			{Name: "list", Arity: -2, Flags: cmdLoading | cmdStale | cmdSentinel, Cats: catConnection, Proc: commandListCommand},
 			{Name: "docs", Arity: -2, Flags: cmdLoading | cmdStale | cmdSentinel, Cats: catConnection, Proc: commandDocsCommand},
-			{Name: "getkeys", Arity: -4, Flags: cmdLoading | cmdStale | cmdSentinel, Cats: catConnection, Proc: commandGetKeysCommand},
+			{Name: "getkeys", Arity: -3, Flags: cmdLoading | cmdStale | cmdSentinel, Cats: catConnection, Proc: commandGetKeysCommand},
+			{Name: "getkeysandflags", Arity: -3, Flags: cmdLoading | cmdStale | cmdSentinel, Cats: catConnection, Proc: commandGetKeysAndFlagsCommand},
 			{Name: "help", Arity: 2, Flags: cmdLoading | cmdStale | cmdSentinel, Cats: catConnection, Proc: commandHelpCommand},
 		}},
 		{Name: "function", Arity: -2, Cats: catScripting, Subcommands: []*command{
@@ -116,116 +117,4 @@ func truncate(s string, n int) string {
 		return s[:n]
 	}
 	return s
-}
-
-// commandCommand: COMMAND with no subcommand lists every command's info.
-func commandCommand(c *client, args querybuf.Args) {
-	if args.Len() > 1 {
-		c.w.Error("unknown subcommand '" + truncate(string(args.Arg(1)), 128) + "'. Try COMMAND HELP.")
-		return
-	}
-	c.w.Array(len(c.srv.cmds.sorted))
-	for _, cmd := range c.srv.cmds.sorted {
-		c.writeCommandInfo(cmd)
-	}
-}
-
-func commandCountCommand(c *client, args querybuf.Args) {
-	c.w.Int(int64(len(c.srv.cmds.sorted)))
-}
-
-// commandInfoCommand: COMMAND INFO [name ...] — a null for an unknown name; "a|b" names a
-// subcommand.
-func commandInfoCommand(c *client, args querybuf.Args) {
-	if args.Len() == 2 {
-		commandCommand(c, querybuf.Args{})
-		return
-	}
-	c.w.Array(args.Len() - 2)
-	for i := 2; i < args.Len(); i++ {
-		if cmd := c.srv.cmds.byFullName(string(args.Arg(i))); cmd != nil {
-			c.writeCommandInfo(cmd)
-		} else {
-			c.w.NullArray()
-		}
-	}
-}
-
-// byFullName finds a command or "container|sub" in any case.
-func (t *commandTable) byFullName(name string) *command {
-	name = strings.ToLower(name)
-	parent, sub, isSub := strings.Cut(name, "|")
-	cmd := t.byName[parent]
-	if cmd == nil || !isSub {
-		return cmd
-	}
-	return cmd.subs[sub]
-}
-
-// writeCommandInfo writes one COMMAND INFO entry in Redis 7's ten-field shape. Tips and key
-// specs are empty: clients that use them (cluster routing) do not apply to a single node.
-func (c *client) writeCommandInfo(cmd *command) {
-	c.w.Array(10)
-	c.w.BulkString(cmd.fullName)
-	c.w.Int(int64(cmd.Arity))
-	n := 0
-	for _, f := range cmdFlagNames {
-		if cmd.Flags&f.flag != 0 {
-			n++
-		}
-	}
-	c.w.Set(n)
-	for _, f := range cmdFlagNames {
-		if cmd.Flags&f.flag != 0 {
-			c.w.Simple(f.name)
-		}
-	}
-	c.w.Int(int64(cmd.First))
-	c.w.Int(int64(cmd.Last))
-	c.w.Int(int64(cmd.Step))
-	c.w.Set(len(cmd.cats))
-	for _, cat := range cmd.cats {
-		c.w.Simple(cat)
-	}
-	c.w.Array(0)
-	c.w.Array(0)
-	c.w.Array(len(cmd.Subcommands))
-	for _, sub := range cmd.Subcommands {
-		c.writeCommandInfo(sub)
-	}
-}
-
-// commandListCommand: COMMAND LIST — every name, subcommands as "container|sub". FILTERBY is
-// not supported yet.
-func commandListCommand(c *client, args querybuf.Args) {
-	if args.Len() > 2 {
-		c.w.Error(errSyntax)
-		return
-	}
-	var names []string
-	for _, cmd := range c.srv.cmds.sorted {
-		names = append(names, cmd.fullName)
-		for _, sub := range cmd.Subcommands {
-			names = append(names, sub.fullName)
-		}
-	}
-	c.w.Array(len(names))
-	for _, n := range names {
-		c.w.BulkString(n)
-	}
-}
-
-func commandHelpCommand(c *client, args querybuf.Args) {
-	c.helpReply("COMMAND", []string{
-		"(no subcommand)", "    Return details about all Redis commands.",
-		"COUNT", "    Return the total number of commands in this Redis server.",
-		"LIST", "    Return a list of all commands in this Redis server.",
-		"INFO [<command-name> ...]", "    Return details about multiple Redis commands.",
-		"    If no command names are given, documentation details for all",
-		"    commands are returned.",
-		"DOCS [<command-name> ...]", "    Return documentation details about multiple Redis commands.",
-		"    If no command names are given, documentation details for all",
-		"    commands are returned.",
-		"GETKEYS <full-command>", "    Return the keys from a full Redis command.",
-	})
 }
