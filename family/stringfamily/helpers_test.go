@@ -11,9 +11,9 @@ import (
 
 // testCommands are the other families' commands the command files use around the string
 // commands (TTL, EXISTS, TYPE, DEL, OBJECT ENCODING, CONFIG SET), reduced to what the files
-// need, plus two of the tests' own: RPUSH makes a record of type list (a string record
-// relabelled: enough for WRONGTYPE, nothing reads it as a list) and ADVANCE ms moves the fake
-// clock.
+// need, plus the tests' own: RPUSH makes a record of type list (a string record relabelled:
+// enough for WRONGTYPE, nothing reads it as a list), ADVANCE ms moves the fake clock on and
+// CLOCK ms sets it, forward only.
 func testCommands(h *harness) []*command.Command {
 	key := func(name string, arity int, handler command.Handler) *command.Command {
 		return &command.Command{Name: name, Arity: arity, Flags: command.ReadOnly, First: 1, Last: 1, Step: 1, Handler: handler}
@@ -92,6 +92,15 @@ func testCommands(h *harness) []*command.Command {
 		{Name: "advance", Arity: 2, Locking: command.LockNone, Handler: func(ctx *command.Ctx) {
 			ms, _ := conv.String2ll(ctx.Args.Arg(1))
 			h.clock.advance(ms)
+			ctx.W.OK()
+		}},
+		{Name: "clock", Arity: 2, Locking: command.LockNone, Handler: func(ctx *command.Ctx) {
+			ms, _ := conv.String2ll(ctx.Args.Arg(1))
+			if ms < h.clock.now() {
+				ctx.W.Error("ERR the clock does not go back")
+				return
+			}
+			h.clock.ms.Store(ms)
 			ctx.W.OK()
 		}},
 	}
