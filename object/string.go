@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/kvserver/kvserver/alloc"
+	"github.com/kvserver/kvserver/conv"
 	"github.com/kvserver/kvserver/sds"
 )
 
@@ -12,20 +13,10 @@ import (
 const maxIntChars = 20
 
 // CanonicalInt reports whether s is an int64 written the one way Redis writes it — no sign but
-// '-', no leading zeros, no spaces — so that storing it as an int prints back the same bytes.
-func CanonicalInt(s []byte) (int64, bool) {
-	if len(s) == 0 || len(s) > maxIntChars {
-		return 0, false
-	}
-	if (s[0] == '0' && len(s) > 1) || (s[0] == '-' && (len(s) == 1 || s[1] == '0')) {
-		return 0, false
-	}
-	v, err := strconv.ParseInt(string(s), 10, 64) // no allocation: the conversion does not escape
-	if err != nil || s[0] == '+' {
-		return 0, false
-	}
-	return v, true
-}
+// '-', no leading zeros, no spaces — so that storing it as an int prints back the same bytes:
+// Redis's string2ll (conv.String2ll), which allocates nothing, even for a value that is not a
+// number (every SET of a text asks).
+func CanonicalInt(s []byte) (int64, bool) { return conv.String2ll(s) }
 
 // NewString makes a string record of key and val with the encoding Redis would pick for this
 // kind of write: int when canonical, embstr when the record fits (Embeds), raw otherwise.
