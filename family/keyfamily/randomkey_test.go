@@ -74,3 +74,40 @@ func TestRandomKeyDistribution(t *testing.T) {
 		t.Errorf("the lone key of shard 1 came %d times in %d draws, want about %d", n, draws, draws/31)
 	}
 }
+
+// TestRandomKeyShards: RANDOMKEY holds the one shard it draws when no key has an expire, more
+// when some do (until a key without one is among them), every shard with keys when all do.
+func TestRandomKeyShards(t *testing.T) {
+	wd := newWorld(t)
+	c := wd.conn(t)
+	if held := randomkeyShards(c.ctx, nil); len(held) != 0 {
+		t.Errorf("empty database: holds %v", held)
+	}
+	keys := wd.keysInDistinctShards("rs:", testShards)
+	for _, k := range keys {
+		c.do("SET " + k + " v")
+	}
+	for range 50 {
+		if held := randomkeyShards(c.ctx, nil); len(held) != 1 {
+			t.Fatalf("no expires: holds %v, want one shard", held)
+		}
+	}
+	for _, k := range keys {
+		c.do("PEXPIRE " + k + " 100000")
+	}
+	if held := randomkeyShards(c.ctx, nil); len(held) != testShards {
+		t.Errorf("every key with an expire: holds %v, want every shard", held)
+	}
+	c.do("PERSIST " + keys[3])
+	lone := wd.ks.ShardFor([]byte(keys[3]))
+	for range 50 {
+		held := randomkeyShards(c.ctx, nil)
+		found := false
+		for _, s := range held {
+			found = found || s == lone
+		}
+		if !found {
+			t.Fatalf("one key without an expire, in shard %d: holds %v", lone, held)
+		}
+	}
+}

@@ -245,3 +245,68 @@ KEYS a b -> (error) ERR wrong number of arguments for 'keys' command
 		t.Errorf("KEYS * after an expiry: %d keys, want 6", got)
 	}
 }
+
+func TestParseScanCursor(t *testing.T) {
+	cases := []struct {
+		in   string
+		want uint64
+		ok   bool
+	}{
+		{"0", 0, true}, {"", 0, true}, {"123", 123, true}, {"+5", 5, true}, {"007", 7, true},
+		{"-1", 1<<64 - 1, true}, {"-0", 0, true}, {"18446744073709551615", 1<<64 - 1, true},
+		{"18446744073709551616", 0, false}, {" 1", 0, false}, {"1 ", 0, false}, {"-", 0, false},
+		{"+", 0, false}, {"x", 0, false}, {"1.5", 0, false}, {"5\x00junk", 5, true}, {"\x00", 0, true},
+	}
+	for _, c := range cases {
+		got, ok := parseScanCursor([]byte(c.in))
+		if got != c.want || ok != c.ok {
+			t.Errorf("parseScanCursor(%q) = %d, %v; want %d, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// TestScanShards: SCAN holds its cursor's shard, and the following ones only while COUNT asks
+// for more keys than those hold; invalid arguments hold nothing.
+func TestScanShards(t *testing.T) {
+	wd := newWorld(t)
+	c := wd.conn(t)
+	for i := range 1600 {
+		c.do(fmt.Sprintf("SET ss:%d v", i)) // about 100 keys a shard
+	}
+	for _, tc := range []struct {
+		args []string
+		want int // shards held
+	}{
+		{[]string{"SCAN", "0"}, 1},
+		{[]string{"SCAN", strconv.FormatUint(3<<scanShardShift|5, 10), "COUNT", "50"}, 1},
+		{[]string{"SCAN", "0", "COUNT", "100000"}, testShards},
+		{[]string{"SCAN", strconv.FormatUint(15<<scanShardShift, 10), "COUNT", "100000"}, 1},
+		{[]string{"SCAN", "x"}, 0},
+		{[]string{"SCAN", "0", "COUNT", "0"}, 0},
+	} {
+		c.parser.ResetCommands()
+		req := fmt.Sprintf("*%d\r\n", len(tc.args))
+		for _, a := range tc.args {
+			req += fmt.Sprintf("$%d\r\n%s\r\n", len(a), a)
+		}
+		if _, err := c.parser.Parse([]byte(req)); err != nil {
+			t.Fatal(err)
+		}
+		c.ctx.Args = c.parser.Command(0)
+		held := scanShards(c.ctx, nil)
+		if len(held) != tc.want {
+			t.Errorf("%v: holds %v, want %d shards", tc.args, held, tc.want)
+		}
+		for i, s := range held {
+			if want := cursorShard(mustCursor(tc.args[1]), testShards) + i; s != want {
+				t.Errorf("%v: holds %v, want a run from the cursor's shard", tc.args, held)
+				break
+			}
+		}
+	}
+}
+
+func mustCursor(s string) uint64 {
+	v, _ := parseScanCursor([]byte(s))
+	return v
+}
