@@ -140,7 +140,7 @@ func TestPipelineLocks(t *testing.T) {
 		&Command{Name: "flushall", Arity: -1, Flags: Write, Locking: LockAll,
 			Handler: func(ctx *Ctx) { all = append(all[:0], ctx.Locked()...); ctx.W.OK() }},
 		&Command{Name: "one", Arity: 1, Flags: ReadOnly, Locking: LockFunc,
-			Shards: func(ctx *Ctx, dst []int) []int { return append(dst, 5, 3, 5) },
+			Shards:  func(ctx *Ctx, dst []int) []int { return append(dst, 5, 3, 5) },
 			Handler: func(ctx *Ctx) { all = append(all[:0], ctx.Locked()...); ctx.W.OK() }},
 	)
 	conn := &fakeConn{}
