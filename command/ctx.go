@@ -51,9 +51,6 @@ type Ctx struct {
 	Conn any
 	// Scratch is formatting room for handlers (integers, doubles): no allocation per reply.
 	Scratch [64]byte
-	// CloseAfterReply asks the connection to close once this reply is written (QUIT, and a
-	// client over a limit).
-	CloseAfterReply bool
 
 	locked []int // shard indexes held for this command, ascending, no duplicates
 }

@@ -85,7 +85,7 @@ func TestPipelineChecks(t *testing.T) {
 	h := newHarness(t,
 		&Command{Name: "touchy", Arity: -2, Flags: ReadOnly | Fast, First: 1, Last: -1, Step: 1,
 			Handler: func(ctx *Ctx) { ran++; ctx.W.Int(int64(ctx.Args.Len())) }},
-		&Command{Name: "ping", Arity: -1, Flags: Fast | NoAuth, Handler: func(ctx *Ctx) { ctx.W.Simple("PONG") }},
+		&Command{Name: "knock", Arity: -1, Flags: Fast | NoAuth, Handler: func(ctx *Ctx) { ctx.W.Simple("PONG") }},
 		&Command{Name: "debug", Arity: -2, Flags: Admin | Protected, Handler: func(ctx *Ctx) { ctx.W.OK() }},
 		&Command{Name: "big", Arity: -2, Flags: Write | DenyOOM, First: 1, Last: 1, Step: 1, Handler: func(ctx *Ctx) { ctx.W.OK() }},
 		&Command{Name: "box", Arity: -2, Subcommands: []*Command{
@@ -107,7 +107,7 @@ func TestPipelineChecks(t *testing.T) {
 		{open, "debug sleep", "-" + ErrDebugNotAllowed + "\r\n"},
 		{&fakeConn{debug: true}, "debug sleep", "+OK\r\n"},
 		{&fakeConn{auth: true}, "touchy a", "-" + ErrNoAuth + "\r\n"},
-		{&fakeConn{auth: true}, "ping", "+PONG\r\n"},
+		{&fakeConn{auth: true}, "knock", "+PONG\r\n"},
 		// DEBUG is checked before authentication, as in processCommand.
 		{&fakeConn{auth: true}, "debug x", "-" + ErrDebugNotAllowed + "\r\n"},
 	} {

@@ -118,6 +118,7 @@ type Command struct {
 
 	// Derived by the table.
 	FullName  string   // "config|get"
+	Meta      *Meta    // Redis 7.2's metadata of the command as this server has it (COMMAND)
 	CatNames  []string // "@write", "@string", …, in bit order
 	Inline    bool     // a readiness loop may run it (see runsInline)
 	IsDebug   bool     // DEBUG: allowed by enable-debug-command only
@@ -148,6 +149,9 @@ func (cmd *Command) finish(parent *Command) {
 	cmd.parent = parent
 	if parent != nil {
 		cmd.FullName = parent.Name + "|" + cmd.Name
+	}
+	if m := LookupMeta(cmd.FullName); m != nil {
+		cmd.fromMeta(m)
 	}
 	cats := cmd.Cats
 	if cmd.Flags&Write != 0 {
@@ -188,6 +192,55 @@ func (cmd *Command) finish(parent *Command) {
 				panic("command: subcommand registered twice: " + sub.FullName)
 			}
 			cmd.subs[sub.Name] = sub
+		}
+	}
+}
+
+// TypedByHand reports whether a row, before New finishes it, types what Redis 7.2's metadata
+// says (arity, flags other than the hidden ones, key positions, categories): the metadata must
+// stay the one source for the commands Redis has.
+func TypedByHand(cmd *Command, parent string) bool {
+	name := strings.ToLower(cmd.Name)
+	if parent != "" {
+		name = parent + "|" + name
+	}
+	if LookupMeta(name) != nil && (cmd.Arity != 0 || cmd.First != 0 || cmd.Last != 0 || cmd.Step != 0 ||
+		cmd.Cats != 0 || cmd.Flags&^hiddenFlags != 0) {
+		return true
+	}
+	for _, sub := range cmd.Subcommands {
+		if TypedByHand(sub, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// hiddenFlags are the flags COMMAND INFO does not show, so the generated metadata lacks them:
+// a row states them itself (CONFIG SET's may_replicate and protected, DEBUG's protected;
+// sentinel, for Redis's sentinel mode, does not apply).
+const hiddenFlags = MayReplicate | Protected
+
+// fromMeta takes what Redis 7.2 says of the command — arity, flags, legacy key positions, ACL
+// categories — from the generated metadata (redis72.json), over anything the row says: a row
+// that Redis has states only its name, handler, locking and hidden flags (TypedByHand finds
+// one that says more). Rows Redis has not (tests' own) keep what they say.
+func (cmd *Command) fromMeta(m *Meta) {
+	cmd.Flags &= hiddenFlags
+	cmd.Cats = 0
+	cmd.Arity, cmd.First, cmd.Last, cmd.Step = m.Arity, m.FirstKey, m.LastKey, m.KeyStep
+	for _, name := range m.Flags {
+		for _, f := range FlagNames {
+			if f.Name == name {
+				cmd.Flags |= f.Flag
+			}
+		}
+	}
+	for _, name := range m.ACLCategories {
+		for i, c := range CatNames {
+			if "@"+c == name {
+				cmd.Cats |= 1 << i
+			}
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 type Table struct {
 	byName map[string]*Command
 	sorted []*Command // by name, for COMMAND; renamed rows keep their place
+	metas  []*Meta    // the metadata of sorted, for COMMAND (rowmeta.go)
 }
 
 // New joins the families' rows, lower-cases the names, derives the categories and panics on
@@ -32,6 +33,7 @@ func New(families ...[]*Command) *Table {
 		}
 	}
 	sort.Slice(t.sorted, func(i, j int) bool { return t.sorted[i].Name < t.sorted[j].Name })
+	t.buildMetas()
 	return t
 }
 
@@ -77,6 +79,7 @@ func (t *Table) Rename(oldName, newName string) error {
 		return nil
 	}
 	t.sorted = slices.DeleteFunc(t.sorted, func(c *Command) bool { return c == cmd })
+	t.buildMetas()
 	return nil
 }
 

@@ -36,3 +36,13 @@ func parseInt(arg []byte) (int64, bool) {
 func isSpace(ch byte) bool {
 	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f'
 }
+
+// cString is arg as C's %s prints it: up to the first NUL byte.
+func cString(arg []byte) string {
+	for i, ch := range arg {
+		if ch == 0 {
+			return string(arg[:i])
+		}
+	}
+	return string(arg)
+}

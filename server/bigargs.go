@@ -2,6 +2,7 @@ package server
 
 import (
 	"github.com/kvserver/kvserver/alloc"
+	"github.com/kvserver/kvserver/keyspace"
 	"github.com/kvserver/kvserver/object"
 	"github.com/kvserver/kvserver/querybuf"
 	"github.com/kvserver/kvserver/sds"
@@ -43,10 +44,10 @@ func (b bigArgBuffers) Put(token uint32, n int) {
 	b.s.clientArenaMu.Unlock()
 }
 
-// newStringRecordLocked makes the record of key with value val in shard sh: by adopting val's
-// buffer when val is a big argument of the command being run, by copying otherwise. Counted in
-// INFO as big_argument_adoptions and big_argument_copies.
-func (c *client) newStringRecordLocked(sh *shard, key, val []byte, expireAt int64) (alloc.Handle, error) {
+// NewStringRecord is command.Records': the record of key with value val in shard sh (locked),
+// made by adopting val's buffer when val is a big argument of the command being run, by copying
+// otherwise. Counted in INFO as big_argument_adoptions and big_argument_copies.
+func (c *client) NewStringRecord(sh *keyspace.Shard, key, val []byte, expireAt int64) (alloc.Handle, error) {
 	a := sh.Arena()
 	if token, ok := c.parser.TakeBig(val); ok {
 		h := alloc.Handle(token)

@@ -2,7 +2,7 @@ package server
 
 import (
 	"errors"
-	"fmt"
+	"github.com/kvserver/kvserver/command"
 	"io"
 	"net"
 	"runtime/debug"
@@ -57,19 +57,19 @@ type client struct {
 	lib             atomic.Pointer[libInfo]       // CLIENT SETINFO
 	writeWaiter     atomic.Pointer[chan struct{}] // set while its goroutine waits for the socket to drain
 	lastInteraction atomic.Int64                  // unix ms of the last read
-	lastCmd         atomic.Pointer[command]
+	lastCmd         atomic.Pointer[command.Command]
 	totCmds         atomic.Int64 // single writer: whoever serves the client
 	netIn, netOut   atomic.Int64 // single writer
 	sharedDB        atomic.Int32 // db, for CLIENT LIST
 	sharedProto     atomic.Int32 // protocol version, for CLIENT LIST
 	killed          atomic.Bool
-	hits, misses    atomic.Int64  // keyspace_hits and _misses; single writer
-	qbufUsed        atomic.Int64  // bytes of an unfinished command held between reads
-	qbufCap         atomic.Int64  // size of the buffers holding them
-	argvMem         atomic.Int64  // bytes held by the argument arena
-	replyBufSize    atomic.Int64  // reply buffer held between batches
-	state           atomic.Uint32 // clientActive, clientParked or clientClosed
-	authenticated   atomic.Bool   // see auth.go; single writer
+	keyStats        command.KeyStats // keyspace_hits and _misses; single writer
+	qbufUsed        atomic.Int64     // bytes of an unfinished command held between reads
+	qbufCap         atomic.Int64     // size of the buffers holding them
+	argvMem         atomic.Int64     // bytes held by the argument arena
+	replyBufSize    atomic.Int64     // reply buffer held between batches
+	state           atomic.Uint32    // clientActive, clientParked or clientClosed
+	authenticated   atomic.Bool      // see auth.go; single writer
 }
 
 // activeState is what a client needs while it is served. Guarded by the client's mu; handlers
@@ -88,9 +88,9 @@ type activeState struct {
 	writable   chan struct{}  // waitWritable's, made on first use
 
 	w               resp.Writer
+	ctx             command.Ctx // the pipeline's context for this client's commands (attachActiveLocked)
 	closeAfterReply bool
 	scratch         [64]byte // formatting space for handlers (integers, doubles)
-	shardIdx        []int    // shard indexes of a multi-key command, reused
 }
 
 // activePoolSize bounds the server's activePool, the free list of parked clients' active
@@ -128,6 +128,9 @@ func (c *client) attachActiveLocked(l *readinessLoop) {
 		a.parser.SetBigBuffers(bigArgBuffers{c.srv})
 	}
 	a.w.SetProto(int(c.sharedProto.Load()))
+	// Field by field, so that the context keeps its lock-index buffer from client to client.
+	a.ctx.W, a.ctx.KS, a.ctx.Cfg = &a.w, c.srv.ks, c.srv.cfg
+	a.ctx.Stats, a.ctx.Conn, a.ctx.Records, a.ctx.BigArgCopies = &c.keyStats, c, c, &c.srv.stats.bigArgCopies
 	c.activeState = a
 }
 
@@ -148,7 +151,7 @@ func (c *client) detachActiveLocked(l *readinessLoop) bool {
 	a.w.SetBuffer(nil)
 	a.plain, a.readBuf, a.readErr, a.loop = nil, nil, nil, nil
 	a.closeAfterReply, a.nextCmd = false, 0
-	a.shardIdx = a.shardIdx[:0]
+	a.ctx.Stats, a.ctx.Conn, a.ctx.Records, a.ctx.Cmd, a.ctx.Args = nil, nil, nil, nil, querybuf.Args{}
 	c.activeState = nil
 	if l != nil && len(l.states) < freeStatesPerLoop {
 		l.states = append(l.states, a)
@@ -381,12 +384,14 @@ func (c *client) resume() serveAction {
 func (c *client) executeBatch(inline bool) (handoff bool) {
 	for c.nextCmd < c.parser.NumCommands() {
 		args := c.parser.Command(c.nextCmd)
-		cmd, errText := c.srv.cmds.lookup(args)
-		if inline && cmd != nil && !cmd.inline {
+		cmd, errText := c.srv.cmds.Lookup(args)
+		if inline && cmd != nil && !cmd.Inline {
+			return true
+		}
+		if c.execute(cmd, errText, args, inline) == command.Handoff {
 			return true
 		}
 		c.nextCmd++
-		c.execute(cmd, errText, args)
 		if c.w.Len() > unauthReplyLimit {
 			c.checkUnauthReplyLimit()
 		}
@@ -411,29 +416,29 @@ func (c *client) executeBatch(inline bool) (handoff bool) {
 	return false
 }
 
-// execute looks a command up, checks its arity, whether DEBUG is allowed
-// (enable-debug-command) and authentication — processCommand's order — and runs it.
-func (c *client) execute(cmd *command, errText string, args querybuf.Args) {
+// execute runs one command through the server's pipeline (command.Pipeline.Run: arity,
+// enable-debug-command, authentication, denyoom, the shards' locks, the handler, the hooks).
+// Inline, a shard held elsewhere makes it report command.Handoff without running anything: the
+// goroutine the client is handed to runs the command again.
+func (c *client) execute(cmd *command.Command, errText string, args querybuf.Args, inline bool) command.Outcome {
+	ctx := &c.ctx
+	ctx.Args, ctx.Cmd, ctx.DB = args, cmd, c.db
+	if cmd != nil {
+		c.lastCmd.Store(cmd) // as Redis's c->lastcmd, set at lookup: CLIENT LIST shows a running command
+	}
+	if c.srv.pipeline.Run(ctx, c, errText, inline) == command.Handoff {
+		return command.Handoff
+	}
+	c.db = ctx.DB
 	c.totCmds.Store(c.totCmds.Load() + 1)
-	if cmd == nil {
-		c.w.Error(errText)
-		return
-	}
-	if !cmd.arityOK(args.Len()) || cmd.Proc == nil {
-		c.w.Error(fmt.Sprintf(errWrongArgs, cmd.fullName))
-		return
-	}
-	if cmd.Flags&cmdProtected != 0 && cmd.isDebug && !c.srv.debugAllowed(c) {
-		c.w.Error(errDebugNotAllowed)
-		return
-	}
-	if cmd.Flags&cmdNoAuth == 0 && c.authRequired() {
-		c.w.Error(errNoAuth)
-		return
-	}
-	c.lastCmd.Store(cmd)
-	cmd.Proc(c, args)
+	return command.Done
 }
+
+// AuthRequired is command.Conn's: whether the client must still authenticate.
+func (c *client) AuthRequired() bool { return c.authRequired() }
+
+// DebugAllowed is command.Conn's: whether enable-debug-command lets this client run DEBUG.
+func (c *client) DebugAllowed() bool { return c.srv.debugAllowed(c) }
 
 // protocolError answers a malformed request as Redis does — the error, then close: it writes
 // the error and reports true, and the caller flushes and closes — or, over the query buffer

@@ -30,7 +30,7 @@ func TestHandleTimeout(t *testing.T) {
 	}
 	var c *client
 	for _, o := range s.clientsSnapshot() {
-		if o.getName() == "" && o.lastCmd.Load() != nil && o.lastCmd.Load().fullName == "client|id" {
+		if o.getName() == "" && o.lastCmd.Load() != nil && o.lastCmd.Load().FullName == "client|id" {
 			c = o
 		}
 	}

@@ -13,7 +13,7 @@ func (c *client) infoLine(o *client) string {
 	now := time.Now()
 	var cmd string
 	if last := o.lastCmd.Load(); last != nil {
-		cmd = last.fullName
+		cmd = last.FullName
 	} else {
 		cmd = "NULL"
 	}
@@ -38,8 +38,8 @@ func (c *client) infoLine(o *client) string {
 // currentSubcommand names the subcommand being run by the caller (list or info).
 func (c *client) currentSubcommand() string {
 	if last := c.lastCmd.Load(); last != nil {
-		if i := strings.IndexByte(last.fullName, '|'); i >= 0 {
-			return last.fullName[i+1:]
+		if i := strings.IndexByte(last.FullName, '|'); i >= 0 {
+			return last.FullName[i+1:]
 		}
 	}
 	return "list"

@@ -1,11 +1,14 @@
 package server
 
-import "github.com/kvserver/kvserver/querybuf"
+import (
+	"github.com/kvserver/kvserver/command"
+	"github.com/kvserver/kvserver/querybuf"
+)
 
 // authCommands is AUTH (HELLO AUTH is in helloCommand, with the connection family).
-func authCommands() []*command {
-	return []*command{
-		{Name: "auth", Arity: -2, Flags: cmdNoScript | cmdLoading | cmdStale | cmdFast | cmdNoAuth | cmdSentinel | cmdAllowBusy, Cats: catConnection, Proc: authCommand},
+func authCommands() []*command.Command {
+	return []*command.Command{
+		{Name: "auth", Handler: clientCommand(authCommand)},
 	}
 }
 

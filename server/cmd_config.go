@@ -1,6 +1,7 @@
 package server
 
 import (
+	"github.com/kvserver/kvserver/command"
 	"net"
 	"strconv"
 	"strings"
@@ -11,14 +12,14 @@ import (
 )
 
 // configCommands is CONFIG and its subcommands.
-func configCommands() []*command {
-	return []*command{
-		{Name: "config", Arity: -2, Subcommands: []*command{
-			{Name: "get", Arity: -3, Flags: cmdAdmin | cmdNoScript | cmdLoading | cmdStale, Proc: configGetCommand},
-			{Name: "set", Arity: -4, Flags: cmdAdmin | cmdNoScript | cmdLoading | cmdStale | cmdMayReplicate | cmdProtected, Proc: configSetCommand},
-			{Name: "resetstat", Arity: 2, Flags: cmdAdmin | cmdNoScript | cmdLoading | cmdStale, Proc: configResetStatCommand},
-			{Name: "rewrite", Arity: 2, Flags: cmdAdmin | cmdNoScript | cmdLoading | cmdStale, Proc: configRewriteCommand},
-			{Name: "help", Arity: 2, Flags: cmdLoading | cmdStale, Proc: configHelpCommand},
+func configCommands() []*command.Command {
+	return []*command.Command{
+		{Name: "config", Subcommands: []*command.Command{
+			{Name: "get", Handler: clientCommand(configGetCommand)},
+			{Name: "set", Flags: command.MayReplicate | command.Protected, Handler: clientCommand(configSetCommand)},
+			{Name: "resetstat", Handler: clientCommand(configResetStatCommand)},
+			{Name: "rewrite", Handler: clientCommand(configRewriteCommand)},
+			{Name: "help", Handler: clientCommand(configHelpCommand)},
 		}},
 	}
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"github.com/kvserver/kvserver/command"
 	"strconv"
 	"strings"
 
@@ -9,23 +10,23 @@ import (
 )
 
 // connectionCommands are the @connection family.
-func connectionCommands() []*command {
-	return []*command{
-		{Name: "ping", Arity: -1, Flags: cmdFast | cmdSentinel, Cats: catConnection, Proc: pingCommand},
-		{Name: "echo", Arity: 2, Flags: cmdFast | cmdLoading | cmdStale, Cats: catConnection, Proc: echoCommand},
-		{Name: "quit", Arity: -1, Flags: cmdAllowBusy | cmdNoAuth | cmdFast | cmdLoading | cmdStale | cmdNoScript, Cats: catConnection, Proc: quitCommand},
-		{Name: "reset", Arity: 1, Flags: cmdNoScript | cmdLoading | cmdStale | cmdNoAuth | cmdFast | cmdAllowBusy, Cats: catConnection, Proc: resetCommand},
-		{Name: "hello", Arity: -1, Flags: cmdNoScript | cmdLoading | cmdStale | cmdNoAuth | cmdFast | cmdAllowBusy | cmdSentinel, Cats: catConnection, Proc: helloCommand},
-		{Name: "select", Arity: 2, Flags: cmdLoading | cmdStale | cmdFast, Cats: catConnection, Proc: selectCommand},
-		{Name: "client", Arity: -2, Flags: cmdSentinel, Cats: catConnection, Subcommands: []*command{
-			{Name: "id", Arity: 2, Flags: cmdNoScript | cmdLoading | cmdStale, Cats: catConnection, Proc: clientIDCommand},
-			{Name: "setname", Arity: 3, Flags: cmdNoScript | cmdLoading | cmdStale, Cats: catConnection, Proc: clientSetNameCommand},
-			{Name: "getname", Arity: 2, Flags: cmdNoScript | cmdLoading | cmdStale, Cats: catConnection, Proc: clientGetNameCommand},
-			{Name: "setinfo", Arity: 4, Flags: cmdNoScript | cmdLoading | cmdStale, Cats: catConnection, Proc: clientSetInfoCommand},
-			{Name: "info", Arity: 2, Flags: cmdNoScript | cmdLoading | cmdStale, Cats: catConnection, Proc: clientInfoCommand},
-			{Name: "list", Arity: -2, Flags: cmdAdmin | cmdNoScript | cmdLoading | cmdStale, Cats: catConnection, Proc: clientListCommand},
-			{Name: "kill", Arity: -3, Flags: cmdAdmin | cmdNoScript | cmdLoading | cmdStale, Cats: catConnection, Proc: clientKillCommand},
-			{Name: "help", Arity: 2, Flags: cmdLoading | cmdStale, Cats: catConnection, Proc: clientHelpCommand},
+func connectionCommands() []*command.Command {
+	return []*command.Command{
+		{Name: "ping", Handler: clientCommand(pingCommand)},
+		{Name: "echo", Handler: clientCommand(echoCommand)},
+		{Name: "quit", Handler: clientCommand(quitCommand)},
+		{Name: "reset", Handler: clientCommand(resetCommand)},
+		{Name: "hello", Handler: clientCommand(helloCommand)},
+		{Name: "select", Handler: clientCommand(selectCommand)},
+		{Name: "client", Subcommands: []*command.Command{
+			{Name: "id", Handler: clientCommand(clientIDCommand)},
+			{Name: "setname", Handler: clientCommand(clientSetNameCommand)},
+			{Name: "getname", Handler: clientCommand(clientGetNameCommand)},
+			{Name: "setinfo", Handler: clientCommand(clientSetInfoCommand)},
+			{Name: "info", Handler: clientCommand(clientInfoCommand)},
+			{Name: "list", Handler: clientCommand(clientListCommand)},
+			{Name: "kill", Handler: clientCommand(clientKillCommand)},
+			{Name: "help", Handler: clientCommand(clientHelpCommand)},
 		}},
 	}
 }

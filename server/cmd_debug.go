@@ -2,7 +2,10 @@ package server
 
 import (
 	"fmt"
+	"github.com/kvserver/kvserver/command"
+	"github.com/kvserver/kvserver/family/keyfamily"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -13,16 +16,30 @@ import (
 )
 
 // debugCommands is DEBUG, of the @server family.
-func debugCommands() []*command {
-	return []*command{
-		{Name: "debug", Arity: -2, Flags: cmdAdmin | cmdNoScript | cmdLoading | cmdStale | cmdProtected, Proc: debugCommand},
+func debugCommands() []*command.Command {
+	return []*command.Command{
+		{Name: "debug", Flags: command.Protected,
+			Locking: command.LockFunc, Shards: debugShards, Handler: clientCommand(debugCommand)},
 	}
+}
+
+// debugShards locks what DEBUG touches: the key's shard for DEBUG OBJECT key, nothing for the
+// other subcommands (DEBUG SLEEP must hold no lock while it sleeps).
+func debugShards(ctx *command.Ctx, dst []int) []int {
+	if ctx.Args.Len() == 3 && eqFold(ctx.Args.Arg(1), "object") {
+		dst = append(dst, ctx.KS.ShardFor(ctx.Args.Arg(2)))
+	}
+	return dst
 }
 
 // debugState is what DEBUG changes at run time.
 type debugState struct {
 	// activeExpireOff is DEBUG SET-ACTIVE-EXPIRE 0: the cron leaves due keys to lazy expiry.
 	activeExpireOff atomic.Bool
+	// expiring is held by the cron while it removes due keys, so that SET-ACTIVE-EXPIRE 0
+	// returns only once no removal is under way: a test that turns active expiry off and then
+	// sets keys with a short TTL must see them stay.
+	expiring sync.Mutex
 }
 
 // debugAllowed is allowProtectedAction(enable-debug-command, c): yes allows every client,
@@ -77,6 +94,8 @@ func debugCommand(c *client, args querybuf.Args) {
 	case eqFold(sub, "set-active-expire") && n == 3:
 		// Redis's atoi: anything not starting with a non-zero number switches it off.
 		c.srv.debug().activeExpireOff.Store(atoi(args.Arg(2)) == 0)
+		c.srv.debug().expiring.Lock() // wait for a cycle already running to see the flag
+		c.srv.debug().expiring.Unlock()
 		c.w.OK()
 	case eqFold(sub, "pause-cron") && n == 3:
 		c.srv.cron.paused.Store(atoi(args.Arg(2)) != 0)
@@ -93,9 +112,7 @@ func debugCommand(c *client, args querybuf.Args) {
 // encoding:<name> serializedlength:<bytes in an RDB file> lru:<24-bit clock>
 // lru_seconds_idle:<s>". The address is the record's shard and handle.
 func (c *client) debugObject(key []byte) {
-	sh := c.srv.shardOf(key)
-	sh.Lock()
-	defer sh.Unlock()
+	sh := c.ctx.Shard(key)
 	h, ok := sh.LookupFlagsLocked(c.db, key, keyspace.LookupNoTouch|keyspace.LookupNoExpire)
 	if !ok {
 		c.w.Error(errNoSuchKey)
@@ -103,8 +120,8 @@ func (c *client) debugObject(key []byte) {
 	}
 	a := sh.Arena()
 	line := fmt.Sprintf("Value at:0x%x refcount:%d encoding:%s serializedlength:%d lru:%d lru_seconds_idle:%d",
-		uint64(sh.Index())<<32|uint64(h), c.refcount(a, h), object.EncodingOf(a, h).Name(),
-		c.serializedLength(a, h), object.LRU(a, h), c.idleSeconds(a, h))
+		uint64(sh.Index())<<32|uint64(h), keyfamily.Refcount(&c.ctx, a, h), object.EncodingOf(a, h).Name(),
+		c.serializedLength(a, h), object.LRU(a, h), keyfamily.EstimateObjectIdleTime(&c.ctx, a, h))
 	c.w.Simple(line)
 }
 

@@ -65,25 +65,6 @@ func TestRdbIntLen(t *testing.T) {
 	}
 }
 
-func TestParseScanCursor(t *testing.T) {
-	cases := []struct {
-		in   string
-		want uint64
-		ok   bool
-	}{
-		{"0", 0, true}, {"", 0, true}, {"123", 123, true}, {"+5", 5, true}, {"007", 7, true},
-		{"-1", 1<<64 - 1, true}, {"-0", 0, true}, {"18446744073709551615", 1<<64 - 1, true},
-		{"18446744073709551616", 0, false}, {" 1", 0, false}, {"1 ", 0, false}, {"-", 0, false},
-		{"+", 0, false}, {"x", 0, false}, {"1.5", 0, false}, {"5\x00junk", 5, true}, {"\x00", 0, true},
-	}
-	for _, c := range cases {
-		got, ok := parseScanCursor([]byte(c.in))
-		if got != c.want || ok != c.ok {
-			t.Errorf("parseScanCursor(%q) = %d, %v; want %d, %v", c.in, got, ok, c.want, c.ok)
-		}
-	}
-}
-
 func TestStrtodAtoi(t *testing.T) {
 	for in, want := range map[string]float64{"1.5": 1.5, " 2": 2, "abc": 0, "3x": 3, "-1": -1, ".5": 0.5, "1e2": 100, "1e": 1, "": 0} {
 		if got := strtod([]byte(in)); got != want {

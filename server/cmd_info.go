@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"github.com/kvserver/kvserver/command"
 	"os"
 	"runtime"
 	"strconv"
@@ -13,9 +14,9 @@ import (
 	"github.com/kvserver/kvserver/querybuf"
 )
 
-func infoCommands() []*command {
-	return []*command{
-		{Name: "info", Arity: -1, Flags: cmdLoading | cmdStale | cmdSentinel, Cats: 0, Proc: infoCommand},
+func infoCommands() []*command.Command {
+	return []*command.Command{
+		{Name: "info", Handler: clientCommand(infoCommand)},
 	}
 }
 
@@ -264,6 +265,10 @@ func (s *Server) infoStats(b *strings.Builder) {
 	field(b, "client_query_buffer_reallocs", qbReallocs)
 	field(b, "big_argument_adoptions", s.stats.bigArgAdoptions.Load())
 	field(b, "big_argument_copies", s.stats.bigArgCopies.Load())
+	// Handler panics the pipeline recovered, and the shards they poisoned (their commands
+	// answer an error until a restart; the other shards serve).
+	field(b, "command_panics", s.pipeline.Panics())
+	field(b, "poisoned_shards", s.ks.PoisonedShards())
 }
 
 func (s *Server) infoReplication(b *strings.Builder) {

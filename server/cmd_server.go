@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"github.com/kvserver/kvserver/command"
 	"strings"
 	"time"
 
@@ -11,24 +12,24 @@ import (
 )
 
 // serverCommands are the @server family (less CONFIG and INFO, which have files of their own).
-func serverCommands() []*command {
-	return []*command{
-		{Name: "time", Arity: 1, Flags: cmdLoading | cmdStale | cmdFast, Proc: timeCommand},
-		{Name: "shutdown", Arity: -1, Flags: cmdAdmin | cmdNoScript | cmdLoading | cmdStale | cmdNoMulti | cmdSentinel | cmdAllowBusy, Proc: shutdownCommand},
-		{Name: "command", Arity: -1, Flags: cmdLoading | cmdStale | cmdSentinel, Cats: catConnection, Proc: commandCommand, Subcommands: []*command{
-			{Name: "count", Arity: 2, Flags: cmdLoading | cmdStale | cmdSentinel, Cats: catConnection, Proc: commandCountCommand},
-			{Name: "info", Arity: -2, Flags: cmdLoading | cmdStale | cmdSentinel, Cats: catConnection, Proc: commandInfoCommand},
-			{Name: "list", Arity: -2, Flags: cmdLoading | cmdStale | cmdSentinel, Cats: catConnection, Proc: commandListCommand},
-			{Name: "docs", Arity: -2, Flags: cmdLoading | cmdStale | cmdSentinel, Cats: catConnection, Proc: commandDocsCommand},
-			{Name: "getkeys", Arity: -3, Flags: cmdLoading | cmdStale | cmdSentinel, Cats: catConnection, Proc: commandGetKeysCommand},
-			{Name: "getkeysandflags", Arity: -3, Flags: cmdLoading | cmdStale | cmdSentinel, Cats: catConnection, Proc: commandGetKeysAndFlagsCommand},
-			{Name: "help", Arity: 2, Flags: cmdLoading | cmdStale | cmdSentinel, Cats: catConnection, Proc: commandHelpCommand},
+func serverCommands() []*command.Command {
+	return []*command.Command{
+		{Name: "time", Handler: clientCommand(timeCommand)},
+		{Name: "shutdown", Handler: clientCommand(shutdownCommand)},
+		{Name: "command", Handler: clientCommand(commandCommand), Subcommands: []*command.Command{
+			{Name: "count", Handler: clientCommand(commandCountCommand)},
+			{Name: "info", Handler: clientCommand(commandInfoCommand)},
+			{Name: "list", Handler: clientCommand(commandListCommand)},
+			{Name: "docs", Handler: clientCommand(commandDocsCommand)},
+			{Name: "getkeys", Handler: clientCommand(commandGetKeysCommand)},
+			{Name: "getkeysandflags", Handler: clientCommand(commandGetKeysAndFlagsCommand)},
+			{Name: "help", Handler: clientCommand(commandHelpCommand)},
 		}},
-		{Name: "function", Arity: -2, Cats: catScripting, Subcommands: []*command{
-			{Name: "flush", Arity: -2, Flags: cmdNoScript | cmdWrite, Cats: catScripting, Proc: functionFlushCommand},
+		{Name: "function", Subcommands: []*command.Command{
+			{Name: "flush", Handler: clientCommand(functionFlushCommand)},
 		}},
-		{Name: "script", Arity: -2, Cats: catScripting, Subcommands: []*command{
-			{Name: "flush", Arity: -2, Flags: cmdNoScript, Cats: catScripting, Proc: scriptFlushCommand},
+		{Name: "script", Subcommands: []*command.Command{
+			{Name: "flush", Handler: clientCommand(scriptFlushCommand)},
 		}},
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kvserver/kvserver/command"
 	"github.com/kvserver/kvserver/internal/readme"
 )
 
@@ -19,7 +20,7 @@ func TestREADMECompatibility(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	implemented := implementedCommands(newCommandTable((&Server{}).commandFamilies()...))
+	implemented := implementedCommands(command.New((&Server{}).commandFamilies()...))
 	readme.Check(t, "../README.md", "commands", compatibilityMarkdown(redis, implemented))
 }
 
@@ -52,14 +53,14 @@ func readCommandList(path string) ([]redisCommand, error) {
 
 // implementedCommands lists the table's commands as the command list names them: a command
 // with subcommands by its subcommands ("client|list"), any other by its name.
-func implementedCommands(tab *commandTable) map[string]bool {
+func implementedCommands(tab *command.Table) map[string]bool {
 	out := map[string]bool{}
-	for _, cmd := range tab.sorted {
+	for _, cmd := range tab.All() {
 		if len(cmd.Subcommands) == 0 {
-			out[cmd.fullName] = true
+			out[cmd.FullName] = true
 		}
 		for _, sub := range cmd.Subcommands {
-			out[sub.fullName] = true
+			out[sub.FullName] = true
 		}
 	}
 	return out

@@ -116,7 +116,7 @@ func (s *Server) resetStats() {
 func (s *Server) keyspaceHits() int64 {
 	n := s.stats.closedHits.Load()
 	for _, c := range s.clientsSnapshot() {
-		n += c.hits.Load()
+		n += c.keyStats.Hits.Load()
 	}
 	return n
 }
@@ -125,7 +125,7 @@ func (s *Server) keyspaceHits() int64 {
 func (s *Server) keyspaceMisses() int64 {
 	n := s.stats.closedMisses.Load()
 	for _, c := range s.clientsSnapshot() {
-		n += c.misses.Load()
+		n += c.keyStats.Misses.Load()
 	}
 	return n
 }

@@ -19,6 +19,7 @@ const (
 	logKindClientLimit                  // a client closed by a limit: warning
 	logKindAccept                       // accept failed (out of descriptors): warning
 	logKindDebugLog                     // DEBUG LOG <message>: warning
+	logKindCommandPanic                 // a handler's panic, recovered by the pipeline: warning
 	numLogKinds
 )
 

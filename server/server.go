@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"github.com/kvserver/kvserver/command"
 	"os"
 	"runtime"
 	"sync"
@@ -42,7 +43,8 @@ type Server struct {
 	cfg        *config.Config
 	log        *zap.Logger
 	ks         *keyspace.Keyspace
-	cmds       *commandTable
+	cmds       *command.Table
+	pipeline   command.Pipeline
 	started    time.Time
 	runID      string
 	configFile string
@@ -137,7 +139,8 @@ func New(opts Options) (*Server, error) {
 	}
 	s.enableDebug, _ = opts.Config.Value("enable-debug-command")
 	s.mu.clients = make(map[int64]*client)
-	s.cmds = newCommandTable(s.commandFamilies()...)
+	s.cmds = command.New(s.commandFamilies()...)
+	s.pipeline = command.Pipeline{KS: ks, OnPanic: s.logCommandPanic}
 	if err := s.applyRenames(); err != nil {
 		ks.Close()
 		clientArena.Close()
@@ -162,24 +165,11 @@ func (s *Server) applyRenames() error {
 		if d[0] != "rename-command" {
 			continue
 		}
-		if err := s.cmds.rename(d[1], d[2]); err != nil {
+		if err := s.cmds.Rename(d[1], d[2]); err != nil {
 			return &config.LoadError{Reason: err.Error()}
 		}
 	}
 	return nil
-}
-
-// commandFamilies lists every family's rows; the table joins them.
-func (s *Server) commandFamilies() [][]*command {
-	return [][]*command{
-		connectionCommands(),
-		stringCommands(),
-		keyCommands(),
-		serverCommands(),
-		configCommands(),
-		infoCommands(),
-		authCommands(),
-	}
 }
 
 // parserLimits are the protocol limits from the configuration, as last read (every client that
@@ -234,8 +224,8 @@ func (s *Server) removeClient(c *client) {
 		s.stats.closedCmds.Add(c.totCmds.Load())
 		s.stats.closedNetIn.Add(c.netIn.Load())
 		s.stats.closedNetOut.Add(c.netOut.Load())
-		s.stats.closedHits.Add(c.hits.Load())
-		s.stats.closedMisses.Add(c.misses.Load())
+		s.stats.closedHits.Add(c.keyStats.Hits.Load())
+		s.stats.closedMisses.Add(c.keyStats.Misses.Load())
 	}
 	s.mu.Unlock()
 	s.clientsLeft.Done()

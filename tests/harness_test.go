@@ -78,6 +78,11 @@ func runMain(m *testing.M) int {
 // buildServer builds ./cmd/kvserver of the repository holding this file into out, with the
 // extra go build flags of env KVSERVER_BUILD_FLAGS (e.g. "-race").
 func buildServer(out string) error {
+	return buildServerWith(out, os.Getenv("KVSERVER_BUILD_FLAGS"))
+}
+
+// buildServerWith builds ./cmd/kvserver into out with the given go build flags.
+func buildServerWith(out, flags string) error {
 	_, file, _, ok := runtime.Caller(0)
 	if !ok {
 		return errors.New("cannot locate the test source file")
@@ -85,7 +90,7 @@ func buildServer(out string) error {
 	root := filepath.Dir(filepath.Dir(file))
 	// The go command that runs the tests is on the PATH (go test puts its own GOROOT/bin first).
 	goBin := "go"
-	args := append([]string{"build"}, strings.Fields(os.Getenv("KVSERVER_BUILD_FLAGS"))...)
+	args := append([]string{"build"}, strings.Fields(flags)...)
 	cmd := exec.Command(goBin, append(args, "-o", out, "./cmd/kvserver")...)
 	cmd.Dir = root
 	if b, err := cmd.CombinedOutput(); err != nil {

@@ -74,7 +74,7 @@ func objectIdletimeCommand(ctx *command.Ctx) {
 		replyErr(ctx, errLFUSet)
 		return
 	}
-	ctx.W.Int(estimateObjectIdleTime(ctx, a, h))
+	ctx.W.Int(EstimateObjectIdleTime(ctx, a, h))
 }
 
 // objectRefcountCommand: OBJECT REFCOUNT key — 1, or INT_MAX for what Redis keeps as a shared
@@ -85,14 +85,14 @@ func objectRefcountCommand(ctx *command.Ctx) {
 		ctx.W.Null()
 		return
 	}
-	ctx.W.Int(refcount(ctx, a, h))
+	ctx.W.Int(Refcount(ctx, a, h))
 }
 
 // lfuPolicy reports whether maxmemory-policy is an LFU one (Redis's MAXMEMORY_FLAG_LFU).
 func lfuPolicy(ctx *command.Ctx) bool { return strings.HasSuffix(ctx.Cfg.MaxMemoryPolicy(), "-lfu") }
 
-// estimateObjectIdleTime is Redis's, in seconds: the LRU clock wraps every 194 days.
-func estimateObjectIdleTime(ctx *command.Ctx, a *alloc.Arena, h alloc.Handle) int64 {
+// EstimateObjectIdleTime is Redis's estimateObjectIdleTime, in seconds (also DEBUG OBJECT's): the LRU clock wraps every 194 days.
+func EstimateObjectIdleTime(ctx *command.Ctx, a *alloc.Arena, h alloc.Handle) int64 {
 	now, lru := int64(ctx.KS.LRUClock()), int64(object.LRU(a, h))
 	if now >= lru {
 		return now - lru
@@ -100,11 +100,11 @@ func estimateObjectIdleTime(ctx *command.Ctx, a *alloc.Arena, h alloc.Handle) in
 	return now + lruClockMax - lru
 }
 
-// refcount is the reference count Redis would report for record h: its shared integers (0 to
+// Refcount is the reference count Redis would report (OBJECT REFCOUNT, DEBUG OBJECT) for record h: its shared integers (0 to
 // 9999, unless maxmemory with an LRU or LFU policy forbids sharing) are INT_MAX, everything
 // else 1 (values are never shared between keys here). Redis's COPY of a shared integer makes an
 // unshared one, which is not told apart.
-func refcount(ctx *command.Ctx, a *alloc.Arena, h alloc.Handle) int64 {
+func Refcount(ctx *command.Ctx, a *alloc.Arena, h alloc.Handle) int64 {
 	if object.EncodingOf(a, h) != object.EncInt {
 		return 1
 	}
