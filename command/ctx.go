@@ -52,7 +52,8 @@ type Ctx struct {
 	// Scratch is formatting room for handlers (integers, doubles): no allocation per reply.
 	Scratch [64]byte
 
-	locked []int // shard indexes held for this command, ascending, no duplicates
+	locked []int    // shard indexes held for this command, ascending, no duplicates
+	keys   []KeyRef // the command's keys, found for locking (appendKeyShards)
 }
 
 // Shard returns the shard that holds key. The pipeline has locked it for this command (in

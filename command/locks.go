@@ -33,10 +33,20 @@ func (p *Pipeline) shardsOf(ctx *Ctx, dst []int) []int {
 	return dst
 }
 
-// appendKeyShards appends the shard of each key at the row's legacy key positions (First,
-// Last, Step: Last -1 is the last argument, -2 the one before).
+// appendKeyShards appends the shard of each key of the command line, found by the same code
+// COMMAND GETKEYS uses (GetKeys: Redis's key specs, or the command's key function for SORT,
+// MIGRATE, the numkeys commands …). A row Redis has not (the tests' own) uses its legacy key
+// positions (First, Last, Step: Last -1 is the last argument, -2 the one before). A malformed
+// line (a bad numkeys) has no keys and locks nothing: its handler answers the error.
 func appendKeyShards(ctx *Ctx, dst []int) []int {
 	cmd := ctx.Cmd
+	if cmd.keysFromSpecs {
+		ctx.keys = GetKeys(cmd.Meta, ctx.Args, ctx.keys[:0])
+		for _, k := range ctx.keys {
+			dst = append(dst, ctx.KS.ShardFor(ctx.Args.Arg(k.Pos)))
+		}
+		return dst
+	}
 	if cmd.First == 0 {
 		return dst
 	}

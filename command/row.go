@@ -117,14 +117,17 @@ type Command struct {
 	Subcommands []*Command
 
 	// Derived by the table.
-	FullName  string   // "config|get"
-	Meta      *Meta    // Redis 7.2's metadata of the command as this server has it (COMMAND)
-	CatNames  []string // "@write", "@string", …, in bit order
-	Inline    bool     // a readiness loop may run it (see runsInline)
-	IsDebug   bool     // DEBUG: allowed by enable-debug-command only
-	subs      map[string]*Command
-	parent    *Command
-	catsFinal Cats
+	FullName string   // "config|get"
+	Meta     *Meta    // Redis 7.2's metadata of the command as this server has it (COMMAND)
+	CatNames []string // "@write", "@string", …, in bit order
+	Inline   bool     // a readiness loop may run it (see runsInline)
+	// keysFromSpecs: the pipeline finds the keys to lock by Meta's key specs (GetKeys), as
+	// COMMAND GETKEYS does; false for rows Redis has not, which use First/Last/Step.
+	keysFromSpecs bool
+	IsDebug       bool // DEBUG: allowed by enable-debug-command only
+	subs          map[string]*Command
+	parent        *Command
+	catsFinal     Cats
 }
 
 // ArityOK reports whether n arguments suit cmd.
@@ -226,6 +229,7 @@ const hiddenFlags = MayReplicate | Protected
 // that Redis has states only its name, handler, locking and hidden flags (TypedByHand finds
 // one that says more). Rows Redis has not (tests' own) keep what they say.
 func (cmd *Command) fromMeta(m *Meta) {
+	cmd.keysFromSpecs = true
 	cmd.Flags &= hiddenFlags
 	cmd.Cats = 0
 	cmd.Arity, cmd.First, cmd.Last, cmd.Step = m.Arity, m.FirstKey, m.LastKey, m.KeyStep
