@@ -59,6 +59,10 @@ type Ctx struct {
 // Shard returns the shard that holds key. The pipeline has locked it for this command (in
 // invariants builds, a shard it did not lock panics: a row whose key positions miss a key).
 func (ctx *Ctx) Shard(key []byte) *keyspace.Shard {
+	if len(ctx.locked) == 1 && !checkShards {
+		// The one shard held must be the key's: no second hash of the key (GET, SET, INCR …).
+		return ctx.KS.Shard(ctx.locked[0])
+	}
 	i := ctx.KS.ShardFor(key)
 	ctx.checkLocked(i)
 	return ctx.KS.Shard(i)

@@ -33,14 +33,17 @@ func (p *Pipeline) shardsOf(ctx *Ctx, dst []int) []int {
 	return dst
 }
 
-// appendKeyShards appends the shard of each key of the command line, found by the same code
-// COMMAND GETKEYS uses (GetKeys: Redis's key specs, or the command's key function for SORT,
-// MIGRATE, the numkeys commands …). A row Redis has not (the tests' own) uses its legacy key
-// positions (First, Last, Step: Last -1 is the last argument, -2 the one before). A malformed
-// line (a bad numkeys) has no keys and locks nothing: its handler answers the error.
+// appendKeyShards appends the shard of each key of the command line. A command whose keys move
+// with its arguments (Redis's movablekeys: numkeys, keywords, SORT's BY and GET) has them found
+// by the code COMMAND GETKEYS uses (GetKeys: the key specs, or the command's key function); a
+// malformed line (a bad numkeys) has none and locks nothing, and its handler answers the error.
+// Every other command's keys are at its legacy positions (First, Last, Step: Last -1 is the
+// last argument, -2 the one before), which Redis derives from the same key specs
+// (populateCommandLegacyRangeSpec) — one loop instead of the specs' interpretation, on the
+// path of every GET and SET.
 func appendKeyShards(ctx *Ctx, dst []int) []int {
 	cmd := ctx.Cmd
-	if cmd.keysFromSpecs {
+	if cmd.keysFromSpecs && cmd.movableKeys {
 		ctx.keys = GetKeys(cmd.Meta, ctx.Args, ctx.keys[:0])
 		for _, k := range ctx.keys {
 			dst = append(dst, ctx.KS.ShardFor(ctx.Args.Arg(k.Pos)))

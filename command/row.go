@@ -124,6 +124,7 @@ type Command struct {
 	// keysFromSpecs: the pipeline finds the keys to lock by Meta's key specs (GetKeys), as
 	// COMMAND GETKEYS does; false for rows Redis has not, which use First/Last/Step.
 	keysFromSpecs bool
+	movableKeys   bool // Redis's movablekeys flag: the keys are found by GetKeys
 	IsDebug       bool // DEBUG: allowed by enable-debug-command only
 	subs          map[string]*Command
 	parent        *Command
@@ -230,6 +231,7 @@ const hiddenFlags = MayReplicate | Protected
 // one that says more). Rows Redis has not (tests' own) keep what they say.
 func (cmd *Command) fromMeta(m *Meta) {
 	cmd.keysFromSpecs = true
+	cmd.movableKeys = m.HasFlag("movablekeys")
 	cmd.Flags &= hiddenFlags
 	cmd.Cats = 0
 	cmd.Arity, cmd.First, cmd.Last, cmd.Step = m.Arity, m.FirstKey, m.LastKey, m.KeyStep
