@@ -65,7 +65,7 @@ func (x LongDouble) IsInf() bool { return x.f != nil && x.f.IsInf() }
 // then answers "increment would produce NaN or Infinity". ok false is "value is not a valid
 // float".
 func String2ld(s []byte) (x LongDouble, ok bool) {
-	if len(s) == 0 || len(s) >= MaxLongDoubleChars || isSpace(s[0]) {
+	if len(s) == 0 || len(s) >= MaxLongDoubleChars || IsSpace(s[0]) {
 		return LongDouble{}, false
 	}
 	neg := false
@@ -95,11 +95,6 @@ func String2ld(s []byte) (x LongDouble, ok bool) {
 		f.Neg(f)
 	}
 	return LongDouble{f}, true
-}
-
-// isSpace is C's isspace in the C locale: strtold skips these, string2ld refuses them first.
-func isSpace(ch byte) bool {
-	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f'
 }
 
 // ldText is a scanned number: digits (leading zeros dropped, the point removed) × base^exp,

@@ -2,6 +2,10 @@ package conv
 
 import "math"
 
+// Text is what the conversions read: an argument ([]byte) or a configuration word (string).
+// Each conversion reads its input and keeps no reference to it.
+type Text interface{ ~string | ~[]byte }
+
 // longStrSize is Redis's LONG_STR_SIZE (21): string2ll refuses a text of this length or
 // longer. The longest int64, "-9223372036854775808", has 20 bytes.
 const longStrSize = 21
@@ -9,8 +13,9 @@ const longStrSize = 21
 // String2ll is Redis's string2ll: s must be an int64 written the one way Redis writes it — an
 // optional '-' (no '+'), digits without leading zeros ("0" itself excepted, "-0" refused), no
 // spaces — within int64. Redis parses every integer argument with it (getLongLongFromObject),
-// so "+1", "01" and " 1" are "value is not an integer or out of range".
-func String2ll(s []byte) (int64, bool) {
+// so "+1", "01" and " 1" are "value is not an integer or out of range"; its configuration
+// parser and the protocol's length lines use it too.
+func String2ll[T Text](s T) (int64, bool) {
 	if len(s) == 0 || len(s) >= longStrSize {
 		return 0, false
 	}

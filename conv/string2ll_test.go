@@ -59,6 +59,33 @@ func TestString2llRoundTrip(t *testing.T) {
 	}
 }
 
+// reference2ll is string2ll by definition: the texts strconv.FormatInt writes.
+func reference2ll(s []byte) (int64, bool) {
+	v, err := strconv.ParseInt(string(s), 10, 64)
+	if err != nil || strconv.FormatInt(v, 10) != string(s) {
+		return 0, false
+	}
+	return v, true
+}
+
+// FuzzString2ll compares String2ll with its definition, and the string and []byte forms.
+// testdata/fuzz/FuzzString2ll keeps the corpus.
+func FuzzString2ll(f *testing.F) {
+	for _, s := range []string{"0", "-1", "9223372036854775807", "-9223372036854775808", "01", "+1", "-0"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, s []byte) {
+		got, ok := String2ll(s)
+		want, wok := reference2ll(s)
+		if got != want || ok != wok {
+			t.Fatalf("String2ll(%q) = %d, %v; reference %d, %v", s, got, ok, want, wok)
+		}
+		if got2, ok2 := String2ll(string(s)); got2 != got || ok2 != ok {
+			t.Fatalf("String2ll(string %q) = %d, %v", s, got2, ok2)
+		}
+	})
+}
+
 func TestEqFold(t *testing.T) {
 	for _, c := range []struct {
 		arg, tok string
