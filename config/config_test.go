@@ -56,18 +56,6 @@ func TestParseMemory(t *testing.T) {
 	}
 }
 
-func TestString2ll(t *testing.T) {
-	for in, want := range map[string]bool{
-		"0": true, "-1": true, "9223372036854775807": true, "-9223372036854775808": true,
-		"9223372036854775808": false, "-9223372036854775809": false, "18446744073709551616": false,
-		"01": false, "+1": false, " 1": false, "1 ": false, "-0": false, "-": false, "": false, "1a": false,
-	} {
-		if _, ok := string2ll(in); ok != want {
-			t.Errorf("string2ll(%q) ok = %v", in, ok)
-		}
-	}
-}
-
 func TestAccessorDefaults(t *testing.T) {
 	c := newPermissive()
 	wd, _ := os.Getwd()
@@ -568,33 +556,6 @@ save 900 1
 	if err := newPermissive().LoadFile(logf, nil); err == nil ||
 		!strings.HasSuffix(err.Error(), "Can't open the log file: No such file or directory") {
 		t.Errorf("bad logfile: %v", err)
-	}
-}
-
-func TestSplitArgs(t *testing.T) {
-	cases := []struct {
-		line string
-		want []string
-		ok   bool
-	}{
-		{`a b   c`, []string{"a", "b", "c"}, true},
-		{`set "b c" 'd e'`, []string{"set", "b c", "d e"}, true},
-		{`"\x41\x4a\n\t\\\"" x`, []string{"AJ\n\t\\\"", "x"}, true},
-		{`"\x4g"`, []string{"x4g"}, true},
-		{`'it\'s' '\n'`, []string{"it's", `\n`}, true},
-		{`ab"cd"`, []string{"abcd"}, true},
-		{`""`, []string{""}, true},
-		{`"abc"d`, nil, false},
-		{`'abc'd`, nil, false},
-		{`"unterminated`, nil, false},
-		{`'unterminated`, nil, false},
-		{``, nil, true},
-	}
-	for _, tc := range cases {
-		got, ok := splitArgs(tc.line)
-		if ok != tc.ok || (ok && !reflect.DeepEqual(got, tc.want)) {
-			t.Errorf("splitArgs(%q) = %q, %v; want %q, %v", tc.line, got, ok, tc.want, tc.ok)
-		}
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/kvserver/kvserver/conv"
 )
 
 // LoadError is a start-up configuration error. Its text is the block redis-server
@@ -163,7 +165,7 @@ func (l *loader) applyOne(d directive) error {
 		args := d.args[1:]
 		if p.Has(MultiArg) && argc == 2 && args[0] != "" {
 			// `bind "127.0.0.1 ::1"` and `--save "3600 1"`: one argument holding several.
-			args, _ = splitArgs(args[0])
+			args, _ = conv.SplitArgs(args[0])
 		}
 		v, reason := p.setValue(l.current(e.param), args)
 		if reason != "" {
@@ -294,7 +296,7 @@ func readFile(path string) ([]directive, error) {
 		if line == "" || line[0] == '#' {
 			continue
 		}
-		args, ok := splitArgs(line)
+		args, ok := conv.SplitArgs(line)
 		if !ok {
 			return nil, &LoadError{File: path, Line: i + 1, Text: line, Reason: "Unbalanced quotes in configuration line"}
 		}
@@ -303,111 +305,6 @@ func readFile(path string) ([]directive, error) {
 		}
 	}
 	return ds, nil
-}
-
-// splitArgs is sdssplitargs: words separated by white space; "double quotes" with
-// \n \r \t \b \a \xHH and \<any> escapes; 'single quotes' with \' only. A closing
-// quote must be followed by a space or the end of the line.
-func splitArgs(line string) ([]string, bool) {
-	var out []string
-	p := 0
-	at := func(i int) byte {
-		if i < len(line) {
-			return line[i]
-		}
-		return 0
-	}
-	for {
-		for p < len(line) && isSpace(line[p]) {
-			p++
-		}
-		if p >= len(line) {
-			return out, true
-		}
-		var cur []byte
-		inq, insq := false, false
-		for done := false; !done; {
-			c := at(p)
-			switch {
-			case inq:
-				switch {
-				case c == '\\' && at(p+1) == 'x' && isHex(at(p+2)) && isHex(at(p+3)):
-					cur = append(cur, unhex(at(p+2))<<4|unhex(at(p+3)))
-					p += 3
-				case c == '\\' && at(p+1) != 0:
-					p++
-					switch e := at(p); e {
-					case 'n':
-						cur = append(cur, '\n')
-					case 'r':
-						cur = append(cur, '\r')
-					case 't':
-						cur = append(cur, '\t')
-					case 'b':
-						cur = append(cur, '\b')
-					case 'a':
-						cur = append(cur, '\a')
-					default:
-						cur = append(cur, e)
-					}
-				case c == '"':
-					if n := at(p + 1); n != 0 && !isSpace(n) {
-						return nil, false
-					}
-					done = true
-				case c == 0 && p >= len(line):
-					return nil, false
-				default:
-					cur = append(cur, c)
-				}
-			case insq:
-				switch {
-				case c == '\\' && at(p+1) == '\'':
-					p++
-					cur = append(cur, '\'')
-				case c == '\'':
-					if n := at(p + 1); n != 0 && !isSpace(n) {
-						return nil, false
-					}
-					done = true
-				case c == 0 && p >= len(line):
-					return nil, false
-				default:
-					cur = append(cur, c)
-				}
-			default:
-				switch {
-				case p >= len(line) || c == ' ' || c == '\n' || c == '\r' || c == '\t':
-					done = true
-				case c == '"':
-					inq = true
-				case c == '\'':
-					insq = true
-				default:
-					cur = append(cur, c)
-				}
-			}
-			if p < len(line) {
-				p++
-			}
-		}
-		out = append(out, string(cur))
-	}
-}
-
-func isSpace(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c >= 'a':
-		return c - 'a' + 10
-	case c >= 'A':
-		return c - 'A' + 10
-	}
-	return c - '0'
 }
 
 // argsText is the line Redis builds for a command-line directive: the name, then each
@@ -420,39 +317,8 @@ func argsText(args []string) string {
 	b.WriteString(args[0])
 	for _, a := range args[1:] {
 		b.WriteByte(' ')
-		b.WriteString(repr(a))
+		b.WriteString(conv.Repr(a))
 	}
-	return b.String()
-}
-
-// repr is sdscatrepr: a double-quoted string with C escapes.
-func repr(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '\\', '"':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\a':
-			b.WriteString(`\a`)
-		case '\b':
-			b.WriteString(`\b`)
-		default:
-			if c >= 0x20 && c < 0x7f {
-				b.WriteByte(c)
-			} else {
-				fmt.Fprintf(&b, `\x%02x`, c)
-			}
-		}
-	}
-	b.WriteByte('"')
 	return b.String()
 }
 
@@ -510,7 +376,7 @@ func ParseArgs(args []string) (configFile string, directives [][]string, err err
 		case handledLast && strings.HasPrefix(a, "--"):
 			flush()
 			started = true
-			words, ok := splitArgs(a[2:])
+			words, ok := conv.SplitArgs(a[2:])
 			if !ok {
 				return "", nil, fmt.Errorf("unbalanced quotes in argument %q", a)
 			}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/kvserver/kvserver/conv"
 )
 
 func itoa(v int64) string  { return strconv.FormatInt(v, 10) }
@@ -63,89 +65,6 @@ func ParseMemory(s string) (uint64, bool) {
 	return v * mul, true
 }
 
-// string2ll is Redis's strict integer parser: an optional '-', no leading zeros, no
-// spaces, no '+', and the whole string.
-func string2ll(s string) (int64, bool) {
-	if len(s) == 0 || len(s) > 20 {
-		return 0, false
-	}
-	if s == "0" {
-		return 0, true
-	}
-	neg := s[0] == '-'
-	if neg {
-		s = s[1:]
-	}
-	if len(s) == 0 || s[0] < '1' || s[0] > '9' {
-		return 0, false
-	}
-	var v uint64
-	for _, c := range []byte(s) {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		d := uint64(c - '0')
-		if v > (math.MaxUint64-d)/10 {
-			return 0, false
-		}
-		v = v*10 + d
-	}
-	if neg {
-		if v > 1<<63 {
-			return 0, false
-		}
-		return -int64(v), true
-	}
-	if v > math.MaxInt64 {
-		return 0, false
-	}
-	return int64(v), true
-}
-
-// strtoll is C's strtoll over a whole string: leading white space, an optional sign,
-// digits of the base. It reports the value, whether all of s was consumed (C's
-// *endptr == '\0') and whether it overflowed (errno == ERANGE, the value saturated).
-// With no digits at all nothing is consumed, so only "" is "whole".
-func strtoll(s string, base int) (v int64, whole, overflow bool) {
-	i := 0
-	for i < len(s) && (s[i] == ' ' || s[i] >= '\t' && s[i] <= '\r') {
-		i++
-	}
-	neg := false
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		neg = s[i] == '-'
-		i++
-	}
-	start := i
-	var u uint64
-	for i < len(s) {
-		d := int(s[i]) - '0'
-		if d < 0 || d >= base {
-			break
-		}
-		if !overflow {
-			if u > (math.MaxUint64-uint64(d))/uint64(base) {
-				overflow = true
-			} else {
-				u = u*uint64(base) + uint64(d)
-			}
-		}
-		i++
-	}
-	if i == start {
-		return 0, len(s) == 0, false
-	}
-	switch {
-	case neg && (overflow || u > 1<<63):
-		return math.MinInt64, i == len(s), true
-	case neg:
-		return -int64(u), i == len(s), false
-	case overflow || u > math.MaxInt64:
-		return math.MaxInt64, i == len(s), true
-	}
-	return int64(u), i == len(s), false
-}
-
 // setValue parses args for p as config.c's type interface does and returns the value
 // as CONFIG GET prints it, or Redis's reason for refusing it. cur is p's current value.
 // Every type but Special and EnumFlags takes exactly one argument.
@@ -193,17 +112,17 @@ func (p *Param) setNumeric(s string) (string, string) {
 		}
 	}
 	if !parsed && p.Type == MemoryPercent && len(s) > 1 && s[len(s)-1] == '%' {
-		if n, ok := string2ll(s[:len(s)-1]); ok && n >= 0 {
+		if n, ok := conv.String2ll(s[:len(s)-1]); ok && n >= 0 {
 			v, parsed = -n, true // a percentage is stored negative
 		}
 	}
 	if !parsed && p.Type == Octal {
-		if n, whole, overflow := strtoll(s, 8); whole && !overflow {
+		if n, whole, overflow := conv.Strtoll(s, 8); whole && !overflow {
 			v, parsed = n, true
 		}
 	}
 	if !parsed && p.Type == Integer {
-		v, parsed = string2ll(s)
+		v, parsed = conv.String2ll(s)
 	}
 	if !parsed {
 		switch p.Type {
@@ -458,7 +377,7 @@ func parseSave(_ string, args []string) (string, string) {
 	}
 	out := make([]string, 0, len(args))
 	for j, a := range args {
-		v, whole, _ := strtoll(a, 10)
+		v, whole, _ := conv.Strtoll(a, 10)
 		if !whole || j%2 == 0 && v < 1 || j%2 == 1 && v < 0 {
 			return "", "Invalid save parameters"
 		}
@@ -503,7 +422,7 @@ func parseClientOutputBufferLimit(cur string, args []string) (string, string) {
 		}
 		hard, okHard := ParseMemory(args[j+1])
 		soft, okSoft := ParseMemory(args[j+2])
-		secs, whole, _ := strtoll(args[j+3], 10)
+		secs, whole, _ := conv.Strtoll(args[j+3], 10)
 		secs = int64(int32(secs)) // soft_seconds is a C int
 		if !okHard || !okSoft || secs < 0 || !whole {
 			return "", "Error in hard, soft or soft_seconds setting in buffer limit configuration."
@@ -520,7 +439,7 @@ func parseOOMScoreAdjValues(_ string, args []string) (string, string) {
 	}
 	out := make([]string, 3)
 	for i, a := range args {
-		v, whole, _ := strtoll(a, 10)
+		v, whole, _ := conv.Strtoll(a, 10)
 		if !whole || v < -2000 || v > 2000 {
 			return "", "Invalid oom-score-adj-values, elements must be between -2000 and 2000."
 		}
@@ -627,7 +546,7 @@ func parseReplicaOf(_ string, args []string) (string, string) {
 	if strings.EqualFold(args[0], "no") && strings.EqualFold(args[1], "one") {
 		return "", ""
 	}
-	port, whole, overflow := strtoll(args[1], 10)
+	port, whole, overflow := conv.Strtoll(args[1], 10)
 	if port < 0 || port > 65535 || !whole || overflow {
 		return "", "Invalid master port"
 	}

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/kvserver/kvserver/conv"
 )
 
 // rewriteSignature heads the lines CONFIG REWRITE appends (REDIS_CONFIG_REWRITE_SIGNATURE).
@@ -98,7 +100,7 @@ func (st *rewriteState) readLine(line string) {
 		st.lines = append(st.lines, line)
 		return
 	}
-	args, ok := splitArgs(line)
+	args, ok := conv.SplitArgs(line)
 	if !ok || len(args) == 0 {
 		st.lines = append(st.lines, "# ??? "+line)
 		return
@@ -149,7 +151,7 @@ func (st *rewriteState) rewriteParam(p *Param, v string) {
 			st.markProcessed(name)
 			return
 		}
-		st.rewriteLine(name, name+" "+repr(v), force)
+		st.rewriteLine(name, name+" "+conv.Repr(v), force)
 	case Special:
 		st.rewriteSpecial(p, v, force)
 	}
@@ -164,7 +166,7 @@ func (st *rewriteState) rewriteSpecial(p *Param, v string, force bool) {
 		if v == "" {
 			v, _ = os.Getwd()
 		}
-		st.rewriteLine(name, name+" "+repr(v), true)
+		st.rewriteLine(name, name+" "+conv.Repr(v), true)
 	case "save":
 		// Every rule on a line of its own, always written; no rules is save "".
 		f := strings.Fields(v)
@@ -185,7 +187,7 @@ func (st *rewriteState) rewriteSpecial(p *Param, v string, force bool) {
 		}
 		st.markProcessed(name)
 	case "notify-keyspace-events":
-		st.rewriteLine(name, name+" "+repr(v), force)
+		st.rewriteLine(name, name+" "+conv.Repr(v), force)
 	case "bind":
 		if !force {
 			st.markProcessed(name) // the default needs no line
