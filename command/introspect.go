@@ -3,6 +3,7 @@ package command
 import (
 	"strings"
 
+	"github.com/kvserver/kvserver/conv"
 	"github.com/kvserver/kvserver/glob"
 	"github.com/kvserver/kvserver/querybuf"
 	"github.com/kvserver/kvserver/resp"
@@ -272,15 +273,15 @@ const (
 // for anything else: the caller answers Redis's syntax error.
 func ParseListFilter(args querybuf.Args, from int) (f ListFilter, ok bool) {
 	for i := from; i < args.Len(); i += 3 {
-		if !eqFold(args.Arg(i), "filterby") || args.Len()-1-i != 2 {
+		if !conv.EqFold(args.Arg(i), "filterby") || args.Len()-1-i != 2 {
 			return ListFilter{}, false
 		}
 		switch kind := args.Arg(i + 1); {
-		case eqFold(kind, "module"):
+		case conv.EqFold(kind, "module"):
 			f.Kind = ListModule
-		case eqFold(kind, "aclcat"):
+		case conv.EqFold(kind, "aclcat"):
 			f.Kind = ListACLCat
-		case eqFold(kind, "pattern"):
+		case conv.EqFold(kind, "pattern"):
 			f.Kind = ListPattern
 		default:
 			return ListFilter{}, false

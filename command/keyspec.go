@@ -1,6 +1,7 @@
 package command
 
 import (
+	"github.com/kvserver/kvserver/conv"
 	"github.com/kvserver/kvserver/querybuf"
 )
 
@@ -108,7 +109,7 @@ type argv struct {
 
 func (a argv) Len() int                { return a.args.Len() - a.base }
 func (a argv) Arg(i int) []byte        { return a.args.Arg(a.base + i) }
-func (a argv) is(i int, w string) bool { return eqFold(a.Arg(i), w) }
+func (a argv) is(i int, w string) bool { return conv.EqFold(a.Arg(i), w) }
 
 // GetKeys appends to keys[:0] the keys of a command line (args.Arg(0) is the name), as Redis's
 // getKeysFromCommandWithSpecs: by the key specs when they are all exact, else by the command's
@@ -194,7 +195,7 @@ func keysFromSpecs(m *Meta, a argv, keys []KeyRef) ([]KeyRef, bool) {
 			if spec.KeyNumIdx >= argc || first+spec.KeyNumIdx >= argc {
 				return keys, false
 			}
-			n, ok := string2ll(a.Arg(first + spec.KeyNumIdx))
+			n, ok := conv.String2ll(a.Arg(first + spec.KeyNumIdx))
 			if !ok || n < 0 || n > int64(argc) {
 				return keys, false
 			}
@@ -236,64 +237,4 @@ func findKeyword(a argv, keyword string, startfrom int) int {
 		}
 	}
 	return 0
-}
-
-// string2ll is Redis's strict integer parse: no spaces, no '+', no leading zeros.
-func string2ll(b []byte) (int64, bool) {
-	if len(b) == 0 || len(b) > 20 {
-		return 0, false
-	}
-	if len(b) == 1 && b[0] == '0' {
-		return 0, true
-	}
-	neg := b[0] == '-'
-	if neg {
-		b = b[1:]
-	}
-	if len(b) == 0 || b[0] < '1' || b[0] > '9' {
-		return 0, false
-	}
-	var v uint64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		if v > (1<<64-1)/10 {
-			return 0, false
-		}
-		v = v*10 + uint64(c-'0')
-		if v < uint64(c-'0') {
-			return 0, false
-		}
-	}
-	if neg {
-		if v > 1<<63 {
-			return 0, false
-		}
-		return -int64(v), true
-	}
-	if v > 1<<63-1 {
-		return 0, false
-	}
-	return int64(v), true
-}
-
-// eqFold compares an argument with a lower- or upper-case ASCII word without allocating.
-func eqFold(b []byte, w string) bool {
-	if len(b) != len(w) {
-		return false
-	}
-	for i := 0; i < len(b); i++ {
-		x, y := b[i], w[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if 'A' <= y && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
 }

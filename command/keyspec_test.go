@@ -178,19 +178,6 @@ func TestGetKeysAndFlags(t *testing.T) {
 	}
 }
 
-// TestString2ll: numkeys is read as Redis's string2ll reads it.
-func TestString2ll(t *testing.T) {
-	for s, want := range map[string]bool{"0": true, "12": true, "-3": true, "01": false, "+1": false, " 1": false,
-		"": false, "-": false, "9223372036854775807": true, "9223372036854775808": false, "-9223372036854775808": true} {
-		if _, ok := string2ll([]byte(s)); ok != want {
-			t.Errorf("string2ll(%q) ok=%v", s, ok)
-		}
-	}
-	if n, _ := string2ll([]byte("-9223372036854775808")); n != -1<<63 {
-		t.Errorf("min int64: %d", n)
-	}
-}
-
 // TestGetKeysNoAlloc: key extraction allocates nothing when the slice has room, by key specs
 // (GET, MSET's step 2, ZUNIONSTORE's keynum, XREAD's keyword and limit) and by key function
 // (SORT, SET, MIGRATE KEYS).

@@ -1,16 +1,21 @@
 package conv
 
-// EqFold reports whether arg equals lower, a lower-case ASCII token, in any case, without
-// allocating: how Redis's option loops compare with strcasecmp (SET's "nx", GETEX's "persist").
-func EqFold(arg []byte, lower string) bool {
-	if len(arg) != len(lower) {
+// EqFold reports whether arg equals tok with ASCII letters in any case, without allocating:
+// how Redis compares a token with strcasecmp (SET's "nx", GETEX's "persist", a key spec's
+// "STREAMS"). Bytes other than ASCII letters must be equal.
+func EqFold(arg []byte, tok string) bool {
+	if len(arg) != len(tok) {
 		return false
 	}
-	for i, ch := range arg {
-		if 'A' <= ch && ch <= 'Z' {
-			ch += 'a' - 'A'
+	for i, x := range arg {
+		y := tok[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
 		}
-		if ch != lower[i] {
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
 			return false
 		}
 	}

@@ -94,6 +94,7 @@ func TestEqFold(t *testing.T) {
 		{"nx", "nx", true}, {"NX", "nx", true}, {"nX", "nx", true}, {"nxx", "nx", false},
 		{"n", "nx", false}, {"", "", true}, {"KeepTTL", "keepttl", true}, {"n\x00", "nx", false},
 		{"[x", "{x", false}, // '[' is 'Z'+1: not folded
+		{"streams", "STREAMS", true}, {"StReAmS", "STREAMS", true}, {"{x", "[X", false},
 	} {
 		if got := EqFold([]byte(c.arg), c.tok); got != c.want {
 			t.Errorf("EqFold(%q, %q) = %v", c.arg, c.tok, got)
