@@ -6,6 +6,7 @@ import (
 	"github.com/kvserver/kvserver/conv"
 	"github.com/kvserver/kvserver/glob"
 	"github.com/kvserver/kvserver/querybuf"
+	"github.com/kvserver/kvserver/replyerr"
 	"github.com/kvserver/kvserver/resp"
 )
 
@@ -335,10 +336,10 @@ func WriteCommandList(w *resp.Writer, cmds []*Meta, f ListFilter) {
 
 // The errors of COMMAND GETKEYS, Redis's words.
 const (
-	ErrGetKeysInvalidCommand = "ERR Invalid command specified"
-	ErrGetKeysNoKeys         = "ERR The command has no key arguments"
-	ErrGetKeysArity          = "ERR Invalid number of arguments specified for command"
-	ErrGetKeysInvalidArgs    = "ERR Invalid arguments specified for command"
+	ErrGetKeysInvalidCommand replyerr.Error = "ERR Invalid command specified"
+	ErrGetKeysNoKeys         replyerr.Error = "ERR The command has no key arguments"
+	ErrGetKeysArity          replyerr.Error = "ERR Invalid number of arguments specified for command"
+	ErrGetKeysInvalidArgs    replyerr.Error = "ERR Invalid arguments specified for command"
 )
 
 // WriteCommandGetKeys answers COMMAND GETKEYS (withFlags false) or GETKEYSANDFLAGS for the
@@ -349,13 +350,13 @@ func WriteCommandGetKeys(w *resp.Writer, m *Meta, args querybuf.Args, first int,
 	argc := args.Len() - first
 	switch {
 	case m == nil:
-		w.Error(ErrGetKeysInvalidCommand)
+		w.Error(ErrGetKeysInvalidCommand.Error())
 		return
 	case !m.HasKeys():
-		w.Error(ErrGetKeysNoKeys)
+		w.Error(ErrGetKeysNoKeys.Error())
 		return
 	case m.Arity > 0 && m.Arity != argc || argc < -m.Arity:
-		w.Error(ErrGetKeysArity)
+		w.Error(ErrGetKeysArity.Error())
 		return
 	}
 	var buf [16]KeyRef
@@ -364,7 +365,7 @@ func WriteCommandGetKeys(w *resp.Writer, m *Meta, args querybuf.Args, first int,
 		if m.noMandatoryKeys {
 			w.Array(0)
 		} else {
-			w.Error(ErrGetKeysInvalidArgs)
+			w.Error(ErrGetKeysInvalidArgs.Error())
 		}
 		return
 	}

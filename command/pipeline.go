@@ -6,19 +6,14 @@ import (
 	"sync/atomic"
 
 	"github.com/kvserver/kvserver/keyspace"
+	"github.com/kvserver/kvserver/replyerr"
 )
 
-// Error texts of the pipeline's checks, word for word as Redis 7.2 writes them.
+// kvserver's own errors of the pipeline, where Redis crashes and kvserver recovers. The
+// checks' other errors are Redis's (replyerr).
 const (
-	ErrWrongArgs       = "ERR wrong number of arguments for '%s' command"
-	ErrNoAuth          = "NOAUTH Authentication required."
-	ErrOOM             = "OOM command not allowed when used memory > 'maxmemory'."
-	ErrDebugNotAllowed = "ERR DEBUG command not allowed. If the enable-debug-command option is set to \"local\", " +
-		"you can run it from a local connection, otherwise you need to set this option in the configuration file, " +
-		"and then restart the server."
-	// errPanic and errPoisoned are kvserver's: Redis crashes where kvserver recovers.
-	errPanic    = "ERR internal error in '%s': the command was aborted and its changes may be partial (see the server log)"
-	errPoisoned = "ERR this key's shard is unavailable after an internal error (see the server log); keys in other shards are served"
+	errPanic                   = "ERR internal error in '%s': the command was aborted and its changes may be partial (see the server log)"
+	errPoisoned replyerr.Error = "ERR this key's shard is unavailable after an internal error (see the server log); keys in other shards are served"
 )
 
 // Pipeline runs every command, in Redis's processCommand + call order: arity → DEBUG's
@@ -67,16 +62,16 @@ func (p *Pipeline) Run(ctx *Ctx, conn Conn, lookupErr string, inline bool) Outco
 		ctx.W.Error(lookupErr)
 		return Done
 	case !cmd.ArityOK(ctx.Args.Len()) || cmd.Handler == nil:
-		ctx.W.Error(fmt.Sprintf(ErrWrongArgs, cmd.FullName))
+		ctx.W.Error(replyerr.WrongArgs(cmd.FullName).Error())
 		return Done
 	case cmd.IsDebug && !conn.DebugAllowed():
-		ctx.W.Error(ErrDebugNotAllowed)
+		ctx.W.Error(replyerr.DebugNotAllowed.Error())
 		return Done
 	case cmd.Flags&NoAuth == 0 && conn.AuthRequired():
-		ctx.W.Error(ErrNoAuth)
+		ctx.W.Error(replyerr.NoAuth.Error())
 		return Done
 	case cmd.Flags&DenyOOM != 0 && p.overMaxmemory.Load():
-		ctx.W.Error(ErrOOM)
+		ctx.W.Error(replyerr.OOM.Error())
 		return Done
 	}
 	ctx.locked = p.shardsOf(ctx, ctx.locked[:0])
@@ -87,7 +82,7 @@ func (p *Pipeline) Run(ctx *Ctx, conn Conn, lookupErr string, inline bool) Outco
 	for _, i := range ctx.locked {
 		if p.KS.Shard(i).Poisoned() {
 			p.unlock(ctx)
-			ctx.W.Error(errPoisoned)
+			ctx.W.Error(errPoisoned.Error())
 			return Done
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kvserver/kvserver/keyspace"
 	"github.com/kvserver/kvserver/querybuf"
+	"github.com/kvserver/kvserver/replyerr"
 	"github.com/kvserver/kvserver/resp"
 )
 
@@ -104,12 +105,12 @@ func TestPipelineChecks(t *testing.T) {
 		{open, "box shut", "-ERR unknown subcommand 'shut'. Try BOX HELP.\r\n"},
 		{open, "box open x", "-ERR wrong number of arguments for 'box|open' command\r\n"},
 		{open, "box open", "+OK\r\n"},
-		{open, "debug sleep", "-" + ErrDebugNotAllowed + "\r\n"},
+		{open, "debug sleep", "-" + replyerr.DebugNotAllowed.Error() + "\r\n"},
 		{&fakeConn{debug: true}, "debug sleep", "+OK\r\n"},
-		{&fakeConn{auth: true}, "touchy a", "-" + ErrNoAuth + "\r\n"},
+		{&fakeConn{auth: true}, "touchy a", "-" + replyerr.NoAuth.Error() + "\r\n"},
 		{&fakeConn{auth: true}, "knock", "+PONG\r\n"},
 		// DEBUG is checked before authentication, as in processCommand.
-		{&fakeConn{auth: true}, "debug x", "-" + ErrDebugNotAllowed + "\r\n"},
+		{&fakeConn{auth: true}, "debug x", "-" + replyerr.DebugNotAllowed.Error() + "\r\n"},
 	} {
 		if got, _ := h.run(tc.conn, false, tc.line); got != tc.want {
 			t.Errorf("%q: %q, want %q", tc.line, got, tc.want)
@@ -119,7 +120,7 @@ func TestPipelineChecks(t *testing.T) {
 		t.Errorf("handler ran %d times, want 1", ran)
 	}
 	h.p.SetOverMaxmemory(true)
-	if got, _ := h.run(open, false, "big k"); got != "-"+ErrOOM+"\r\n" {
+	if got, _ := h.run(open, false, "big k"); got != "-"+replyerr.OOM.Error()+"\r\n" {
 		t.Errorf("denyoom over maxmemory: %q", got)
 	}
 	if got, _ := h.run(open, false, "touchy k"); got != ":2\r\n" {
@@ -198,7 +199,7 @@ func TestPipelinePanic(t *testing.T) {
 	if h.p.KS.PoisonedShards() != 1 {
 		t.Errorf("%d shards poisoned, want 1", h.p.KS.PoisonedShards())
 	}
-	if got, _ := h.run(conn, false, "peek k1"); got != "-"+errPoisoned+"\r\n" {
+	if got, _ := h.run(conn, false, "peek k1"); got != "-"+errPoisoned.Error()+"\r\n" {
 		t.Errorf("a command on the poisoned shard: %q", got)
 	}
 	other := "k2"

@@ -117,3 +117,11 @@ func BenchmarkString2ll(b *testing.B) {
 		String2ll(arg)
 	}
 }
+
+func TestCString(t *testing.T) {
+	for in, want := range map[string]string{"": "", "abc": "abc", "ab\x00c": "ab", "\x00": ""} {
+		if got := CString([]byte(in)); got != want {
+			t.Errorf("CString(%q) = %q", in, got)
+		}
+	}
+}

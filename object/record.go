@@ -2,9 +2,9 @@ package object
 
 import (
 	"encoding/binary"
-	"errors"
 
 	"github.com/kvserver/kvserver/alloc"
+	"github.com/kvserver/kvserver/replyerr"
 	"github.com/kvserver/kvserver/sds"
 )
 
@@ -44,8 +44,9 @@ const (
 	WriteText
 )
 
-// ErrOOM means the arena could not provide memory.
-var ErrOOM = errors.New("OOM out of memory allocating a record")
+// ErrOOM means the arena could not provide memory. Its text is the reply a command gets,
+// Redis's OOM error (replyerr.OOM): callers compare with errors.Is.
+var ErrOOM error = replyerr.OOM
 
 const (
 	// MaxEmbeddedRecord is the largest record that holds its value inline: two cache lines,

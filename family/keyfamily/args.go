@@ -5,6 +5,7 @@ import (
 
 	"github.com/kvserver/kvserver/command"
 	"github.com/kvserver/kvserver/conv"
+	"github.com/kvserver/kvserver/replyerr"
 )
 
 // getIntFromObject is Redis's getIntFromObjectOrReply without the reply: an integer argument
@@ -13,9 +14,9 @@ func getIntFromObject(arg []byte) (int, error) {
 	v, ok := conv.String2ll(arg)
 	switch {
 	case !ok:
-		return 0, errNotInteger
+		return 0, replyerr.NotInteger
 	case v < math.MinInt32 || v > math.MaxInt32:
-		return 0, errIntRange
+		return 0, replyerr.IntRange
 	}
 	return int(v), nil
 }
@@ -27,7 +28,7 @@ func getDBIndex(ctx *command.Ctx, arg []byte) (int, error) {
 		return 0, err
 	}
 	if db < 0 || db >= ctx.KS.Databases() {
-		return 0, errDBIndex
+		return 0, replyerr.DBIndex
 	}
 	return db, nil
 }

@@ -3,6 +3,7 @@ package keyfamily
 import (
 	"github.com/kvserver/kvserver/command"
 	"github.com/kvserver/kvserver/conv"
+	"github.com/kvserver/kvserver/replyerr"
 )
 
 // SWAPDB, DBSIZE, FLUSHDB and FLUSHALL: whole databases. SWAPDB and the flushes hold every
@@ -14,16 +15,16 @@ import (
 func swapdbCommand(ctx *command.Ctx) {
 	a, err := getIntFromObject(ctx.Args.Arg(1))
 	if err != nil {
-		replyErr(ctx, errFirstDB)
+		ctx.W.Error(errFirstDB.Error())
 		return
 	}
 	b, err := getIntFromObject(ctx.Args.Arg(2))
 	if err != nil {
-		replyErr(ctx, errSecondDB)
+		ctx.W.Error(errSecondDB.Error())
 		return
 	}
 	if err := opSwapDB(ctx, a, b); err != nil {
-		replyErr(ctx, err)
+		ctx.W.Error(err.Error())
 		return
 	}
 	ctx.W.OK()
@@ -32,7 +33,7 @@ func swapdbCommand(ctx *command.Ctx) {
 // opSwapDB swaps databases a and b in every shard (all locked by the pipeline).
 func opSwapDB(ctx *command.Ctx, a, b int) error {
 	if n := ctx.KS.Databases(); a < 0 || a >= n || b < 0 || b >= n {
-		return errDBIndex
+		return replyerr.DBIndex
 	}
 	if a != b {
 		ctx.KS.SwapDBLocked(a, b)
@@ -47,7 +48,7 @@ func dbsizeCommand(ctx *command.Ctx) { ctx.W.Int(ctx.KS.Keys(ctx.DB)) }
 // flushdbCommand: FLUSHDB [ASYNC|SYNC] — empties the client's database.
 func flushdbCommand(ctx *command.Ctx) {
 	if err := flushOption(ctx); err != nil {
-		replyErr(ctx, err)
+		ctx.W.Error(err.Error())
 		return
 	}
 	ctx.KS.FlushDBLocked(ctx.DB)
@@ -57,7 +58,7 @@ func flushdbCommand(ctx *command.Ctx) {
 // flushallCommand: FLUSHALL [ASYNC|SYNC] — empties every database.
 func flushallCommand(ctx *command.Ctx) {
 	if err := flushOption(ctx); err != nil {
-		replyErr(ctx, err)
+		ctx.W.Error(err.Error())
 		return
 	}
 	ctx.KS.FlushAllLocked()
@@ -69,7 +70,7 @@ func flushallCommand(ctx *command.Ctx) {
 func flushOption(ctx *command.Ctx) error {
 	args := ctx.Args
 	if args.Len() > 2 || (args.Len() == 2 && !conv.EqFold(args.Arg(1), "async") && !conv.EqFold(args.Arg(1), "sync")) {
-		return errSyntax
+		return replyerr.Syntax
 	}
 	return nil
 }

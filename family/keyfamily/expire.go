@@ -6,6 +6,7 @@ import (
 	"github.com/kvserver/kvserver/command"
 	"github.com/kvserver/kvserver/conv"
 	"github.com/kvserver/kvserver/object"
+	"github.com/kvserver/kvserver/replyerr"
 )
 
 // EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT and PERSIST: setting and clearing a key's expire.
@@ -37,24 +38,24 @@ func expireGenericCommand(ctx *command.Ctx, name string, relative, seconds bool)
 	now := ctx.KS.Now()
 	flags, err := parseExtendedExpireArguments(ctx)
 	if err != nil {
-		replyErr(ctx, err)
+		ctx.W.Error(err.Error())
 		return
 	}
 	when, ok := conv.String2ll(ctx.Args.Arg(2))
 	if !ok {
-		replyErr(ctx, errNotInteger)
+		ctx.W.Error(replyerr.NotInteger.Error())
 		return
 	}
 	if seconds {
 		if when > math.MaxInt64/1000 || when < math.MinInt64/1000 {
-			replyErr(ctx, errInvalidExpire(name))
+			ctx.W.Error(replyerr.InvalidExpire(name).Error())
 			return
 		}
 		when *= 1000
 	}
 	if relative {
 		if when > math.MaxInt64-now {
-			replyErr(ctx, errInvalidExpire(name))
+			ctx.W.Error(replyerr.InvalidExpire(name).Error())
 			return
 		}
 		when += now
@@ -62,7 +63,7 @@ func expireGenericCommand(ctx *command.Ctx, name string, relative, seconds bool)
 	set, err := opExpire(ctx, ctx.Args.Arg(1), when, now, flags)
 	switch {
 	case err != nil:
-		replyErr(ctx, err)
+		ctx.W.Error(err.Error())
 	case set:
 		ctx.W.Int(1)
 	default:

@@ -7,6 +7,7 @@ import (
 	"github.com/kvserver/kvserver/conv"
 	"github.com/kvserver/kvserver/keyspace"
 	"github.com/kvserver/kvserver/object"
+	"github.com/kvserver/kvserver/replyerr"
 )
 
 // MEMORY USAGE key [SAMPLES count] and MEMORY PURGE.
@@ -18,16 +19,16 @@ func memoryUsageCommand(ctx *command.Ctx) {
 	args := ctx.Args
 	for j := 3; j < args.Len(); j++ {
 		if !conv.EqFold(args.Arg(j), "samples") || j+1 >= args.Len() {
-			replyErr(ctx, errSyntax)
+			ctx.W.Error(replyerr.Syntax.Error())
 			return
 		}
 		v, ok := conv.String2ll(args.Arg(j + 1))
 		if !ok {
-			replyErr(ctx, errNotInteger)
+			ctx.W.Error(replyerr.NotInteger.Error())
 			return
 		}
 		if v < 0 {
-			replyErr(ctx, errSyntax)
+			ctx.W.Error(replyerr.Syntax.Error())
 			return
 		}
 		j++

@@ -56,7 +56,7 @@ func objectFreqCommand(ctx *command.Ctx) {
 		return
 	}
 	if !lfuPolicy(ctx) {
-		replyErr(ctx, errLFUNotSet)
+		ctx.W.Error(errLFUNotSet.Error())
 		return
 	}
 	ctx.W.Int(lfuInitVal)
@@ -71,7 +71,7 @@ func objectIdletimeCommand(ctx *command.Ctx) {
 		return
 	}
 	if lfuPolicy(ctx) {
-		replyErr(ctx, errLFUSet)
+		ctx.W.Error(errLFUSet.Error())
 		return
 	}
 	ctx.W.Int(EstimateObjectIdleTime(ctx, a, h))

@@ -8,6 +8,7 @@ import (
 	"github.com/kvserver/kvserver/conv"
 	"github.com/kvserver/kvserver/keyspace"
 	"github.com/kvserver/kvserver/object"
+	"github.com/kvserver/kvserver/replyerr"
 )
 
 // RENAME, RENAMENX, COPY and MOVE: a value changes name or database. The pipeline holds both
@@ -23,7 +24,7 @@ func renameGenericCommand(ctx *command.Ctx, nx bool) {
 	renamed, err := opRename(ctx, ctx.Args.Arg(1), ctx.Args.Arg(2), nx)
 	switch {
 	case err != nil:
-		replyErr(ctx, err)
+		ctx.W.Error(err.Error())
 	case !nx:
 		ctx.W.OK()
 	case renamed:
@@ -41,7 +42,7 @@ func opRename(ctx *command.Ctx, src, dst []byte, nx bool) (bool, error) {
 	ssh, dsh := ctx.Shard(src), ctx.Shard(dst)
 	h, ok := ssh.LookupLocked(ctx.DB, src)
 	if !ok {
-		return false, errNoSuchKey
+		return false, replyerr.NoSuchKey
 	}
 	if bytes.Equal(src, dst) {
 		return false, nil
@@ -69,20 +70,20 @@ func copyCommand(ctx *command.Ctx) {
 		case conv.EqFold(opt, "db") && j+1 < args.Len():
 			db, err := getDBIndex(ctx, args.Arg(j+1))
 			if err != nil {
-				replyErr(ctx, err)
+				ctx.W.Error(err.Error())
 				return
 			}
 			dstDB = db
 			j++
 		default:
-			replyErr(ctx, errSyntax)
+			ctx.W.Error(replyerr.Syntax.Error())
 			return
 		}
 	}
 	copied, err := opCopy(ctx, args.Arg(1), args.Arg(2), dstDB, replace)
 	switch {
 	case err != nil:
-		replyErr(ctx, err)
+		ctx.W.Error(err.Error())
 	case copied:
 		ctx.W.Int(1)
 	default:
@@ -167,13 +168,13 @@ func copyRecord(ctx *command.Ctx, src *keyspace.Shard, h alloc.Handle, dst *keys
 func moveCommand(ctx *command.Ctx) {
 	dstDB, err := getDBIndex(ctx, ctx.Args.Arg(2))
 	if err != nil {
-		replyErr(ctx, err)
+		ctx.W.Error(err.Error())
 		return
 	}
 	moved, err := opMove(ctx, ctx.Args.Arg(1), dstDB)
 	switch {
 	case err != nil:
-		replyErr(ctx, err)
+		ctx.W.Error(err.Error())
 	case moved:
 		ctx.W.Int(1)
 	default:

@@ -1,7 +1,7 @@
 package keyfamily
 
 import (
-	"math"
+	"bytes"
 	"slices"
 	"strconv"
 
@@ -12,6 +12,7 @@ import (
 	"github.com/kvserver/kvserver/keyspace"
 	"github.com/kvserver/kvserver/object"
 	"github.com/kvserver/kvserver/querybuf"
+	"github.com/kvserver/kvserver/replyerr"
 )
 
 // SCAN cursor [MATCH pattern] [COUNT count] [TYPE type]: Redis's scanGenericCommand over the
@@ -63,10 +64,10 @@ func parseScanArgs(args querybuf.Args) (scanArgs, error) {
 		case conv.EqFold(opt, "count") && more:
 			v, ok := conv.String2ll(args.Arg(i + 1))
 			if !ok {
-				return sa, errNotInteger
+				return sa, replyerr.NotInteger
 			}
 			if v < 1 {
-				return sa, errSyntax
+				return sa, replyerr.Syntax
 			}
 			sa.count = int(min(v, maxScanCount))
 		case conv.EqFold(opt, "match") && more:
@@ -75,7 +76,7 @@ func parseScanArgs(args querybuf.Args) (scanArgs, error) {
 		case conv.EqFold(opt, "type") && more:
 			sa.typeName = args.Arg(i + 1)
 		default:
-			return sa, errSyntax
+			return sa, replyerr.Syntax
 		}
 	}
 	return sa, nil
@@ -86,47 +87,17 @@ func parseScanArgs(args querybuf.Args) (scanArgs, error) {
 // then decimal digits and nothing else, within 64 bits (a '-' negates modulo 2^64). The empty
 // string is cursor 0.
 func parseScanCursor(arg []byte) (uint64, bool) {
-	for i, ch := range arg {
-		if ch == 0 {
-			arg = arg[:i]
-			break
-		}
+	if i := bytes.IndexByte(arg, 0); i >= 0 {
+		arg = arg[:i]
 	}
-	if len(arg) == 0 {
-		return 0, true
-	}
-	if isSpace(arg[0]) {
+	if len(arg) > 0 && conv.IsSpace(arg[0]) {
 		return 0, false
 	}
-	neg := false
-	digits := arg
-	if digits[0] == '+' || digits[0] == '-' {
-		neg = digits[0] == '-'
-		digits = digits[1:]
-	}
-	if len(digits) == 0 {
+	v, whole, overflow := conv.Strtoull(arg, 10)
+	if !whole || overflow {
 		return 0, false
-	}
-	var v uint64
-	for _, ch := range digits {
-		if ch < '0' || ch > '9' {
-			return 0, false
-		}
-		d := uint64(ch - '0')
-		if v > (math.MaxUint64-d)/10 {
-			return 0, false // ERANGE
-		}
-		v = v*10 + d
-	}
-	if neg {
-		v = -v
 	}
 	return v, true
-}
-
-// isSpace is C's isspace in the C locale.
-func isSpace(ch byte) bool {
-	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f'
 }
 
 // cursorShard is the shard a cursor is in. As dictScan ignores a cursor's bits above its
@@ -164,7 +135,7 @@ func scanShards(ctx *command.Ctx, dst []int) []int {
 func scanCommand(ctx *command.Ctx) {
 	sa, err := parseScanArgs(ctx.Args)
 	if err != nil {
-		replyErr(ctx, err)
+		ctx.W.Error(err.Error())
 		return
 	}
 	var buf []byte

@@ -8,6 +8,7 @@ import (
 	"github.com/kvserver/kvserver/conv"
 	"github.com/kvserver/kvserver/keyspace"
 	"github.com/kvserver/kvserver/object"
+	"github.com/kvserver/kvserver/replyerr"
 )
 
 // incrCommand: INCR key.
@@ -20,7 +21,7 @@ func decrCommand(ctx *command.Ctx) { incrDecrCommand(ctx, -1) }
 func incrbyCommand(ctx *command.Ctx) {
 	incr, ok := conv.String2ll(ctx.Args.Arg(2))
 	if !ok {
-		replyError(ctx, errNotInteger)
+		ctx.W.Error(replyerr.NotInteger.Error())
 		return
 	}
 	incrDecrCommand(ctx, incr)
@@ -31,9 +32,9 @@ func decrbyCommand(ctx *command.Ctx) {
 	decr, ok := conv.String2ll(ctx.Args.Arg(2))
 	switch {
 	case !ok:
-		replyError(ctx, errNotInteger)
+		ctx.W.Error(replyerr.NotInteger.Error())
 	case decr == math.MinInt64:
-		replyError(ctx, errDecrOverflow)
+		ctx.W.Error(errDecrOverflow.Error())
 	default:
 		incrDecrCommand(ctx, -decr)
 	}
@@ -44,32 +45,32 @@ func incrDecrCommand(ctx *command.Ctx, incr int64) {
 	key := ctx.Args.Arg(1)
 	v, err := opIncrBy(ctx, ctx.Shard(key), key, incr)
 	if err != nil {
-		replyError(ctx, err)
+		ctx.W.Error(err.Error())
 		return
 	}
 	ctx.W.Int(v)
 }
 
 // opIncrBy adds incr to the integer value of key (0 if missing) and stores the sum with the int
-// encoding, keeping the key's expire: errWrongType, errNotInteger for a value string2ll
-// refuses, errOverflow past int64.
+// encoding, keeping the key's expire: replyerr.WrongType, replyerr.NotInteger for a value string2ll
+// refuses, replyerr.Overflow past int64.
 func opIncrBy(ctx *command.Ctx, sh *keyspace.Shard, key []byte, incr int64) (int64, error) {
 	a := sh.Arena()
 	h, found := sh.LookupLocked(ctx.DB, key)
 	var old int64
 	if found {
 		if object.TypeOf(a, h) != object.TypeString {
-			return 0, errWrongType
+			return 0, replyerr.WrongType
 		}
 		v, ok := object.IntValue(a, h)
 		if !ok {
-			return 0, errNotInteger
+			return 0, replyerr.NotInteger
 		}
 		old = v
 	}
 	if (incr < 0 && old < 0 && incr < math.MinInt64-old) ||
 		(incr > 0 && old > 0 && incr > math.MaxInt64-old) {
-		return 0, errOverflow
+		return 0, replyerr.Overflow
 	}
 	v := old + incr
 	if !found {
@@ -86,7 +87,7 @@ func incrbyfloatCommand(ctx *command.Ctx) {
 	key := ctx.Args.Arg(1)
 	text, err := opIncrByFloat(ctx, ctx.Shard(key), key, ctx.Args.Arg(2))
 	if err != nil {
-		replyError(ctx, err)
+		ctx.W.Error(err.Error())
 		return
 	}
 	ctx.W.Bulk(text)
@@ -95,7 +96,7 @@ func incrbyfloatCommand(ctx *command.Ctx) {
 // opIncrByFloat adds the increment incrArg to key's value (0 if missing) and stores the sum
 // as text, never as an int (Redis's createStringObject), with the key's expire kept. It
 // returns the text, in ctx.Scratch when it fits: valid until the handler returns. Errors:
-// errWrongType, errNotFloat for the value or the increment, errNaNOrInfinity.
+// replyerr.WrongType, replyerr.NotFloat for the value or the increment, errNaNOrInfinity.
 func opIncrByFloat(ctx *command.Ctx, sh *keyspace.Shard, key, incrArg []byte) ([]byte, error) {
 	a := sh.Arena()
 	h, found := sh.LookupLocked(ctx.DB, key)
@@ -103,18 +104,18 @@ func opIncrByFloat(ctx *command.Ctx, sh *keyspace.Shard, key, incrArg []byte) ([
 	var expireAt int64
 	if found {
 		if object.TypeOf(a, h) != object.TypeString {
-			return nil, errWrongType
+			return nil, replyerr.WrongType
 		}
 		v, ok := conv.String2ld(object.Value(a, h, ctx.Scratch[:0]))
 		if !ok {
-			return nil, errNotFloat
+			return nil, replyerr.NotFloat
 		}
 		value = v
 		expireAt, _ = object.Expire(a, h)
 	}
 	incr, ok := conv.String2ld(incrArg)
 	if !ok {
-		return nil, errNotFloat
+		return nil, replyerr.NotFloat
 	}
 	sum, ok := value.Add(incr)
 	if !ok {

@@ -4,11 +4,12 @@ import (
 	"github.com/kvserver/kvserver/command"
 	"github.com/kvserver/kvserver/keyspace"
 	"github.com/kvserver/kvserver/object"
+	"github.com/kvserver/kvserver/replyerr"
 )
 
 // opGet is Redis's lookupKeyRead and checkType for a string: the value of key (a view valid
 // under sh's lock, or formatted into ctx.Scratch for an int), found false for a missing key,
-// errWrongType for another type. It counts a keyspace hit or miss.
+// replyerr.WrongType for another type. It counts a keyspace hit or miss.
 func opGet(ctx *command.Ctx, sh *keyspace.Shard, key []byte) (val []byte, found bool, err error) {
 	h, found := ctx.LookupRead(sh, key)
 	if !found {
@@ -16,7 +17,7 @@ func opGet(ctx *command.Ctx, sh *keyspace.Shard, key []byte) (val []byte, found 
 	}
 	a := sh.Arena()
 	if object.TypeOf(a, h) != object.TypeString {
-		return nil, true, errWrongType
+		return nil, true, replyerr.WrongType
 	}
 	return object.Value(a, h, ctx.Scratch[:0]), true, nil
 }
@@ -36,7 +37,7 @@ func replyValue(ctx *command.Ctx, val []byte, found bool) {
 func getGenericCommand(ctx *command.Ctx, sh *keyspace.Shard, key []byte) bool {
 	val, found, err := opGet(ctx, sh, key)
 	if err != nil {
-		replyError(ctx, err)
+		ctx.W.Error(err.Error())
 		return false
 	}
 	replyValue(ctx, val, found)
@@ -65,14 +66,14 @@ func getdelCommand(ctx *command.Ctx) {
 func getexCommand(ctx *command.Ctx) {
 	flags, expireArg, ok := parseExtendedStringArguments(ctx.Args, optsGetEx)
 	if !ok {
-		replyError(ctx, errSyntax)
+		ctx.W.Error(replyerr.Syntax.Error())
 		return
 	}
 	key := ctx.Args.Arg(1)
 	sh := ctx.Shard(key)
 	val, found, err := opGet(ctx, sh, key)
 	if err != nil {
-		replyError(ctx, err)
+		ctx.W.Error(err.Error())
 		return
 	}
 	if !found {
@@ -82,8 +83,8 @@ func getexCommand(ctx *command.Ctx) {
 	now := ctx.KS.Now()
 	var when int64
 	if expireArg != nil {
-		if when, err = expireMilliseconds(expireArg, flags, now); err != nil {
-			replyError(ctx, err)
+		if when, err = expireMilliseconds(ctx.Cmd.FullName, expireArg, flags, now); err != nil {
+			ctx.W.Error(err.Error())
 			return
 		}
 	}
@@ -91,7 +92,7 @@ func getexCommand(ctx *command.Ctx) {
 	ctx.W.Bulk(val) // before the key may be deleted: val is a view of its record
 	if err := opGetExExpire(ctx, sh, key, flags, when, now); err != nil {
 		ctx.W.Truncate(mark) // nothing changed: answer the error alone
-		replyError(ctx, err)
+		ctx.W.Error(err.Error())
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/kvserver/kvserver/conv"
 	"github.com/kvserver/kvserver/querybuf"
+	"github.com/kvserver/kvserver/replyerr"
 )
 
 // SET's and GETEX's flags, as Redis's OBJ_SET_* and OBJ_* bits.
@@ -83,17 +84,18 @@ func parseExtendedStringArguments(args querybuf.Args, typ int) (flags int, expir
 }
 
 // expireMilliseconds converts an expire argument to an absolute unix time in ms, as Redis's
-// getExpireMillisecondsOrReply: not an integer → errNotInteger; ≤ 0, or seconds that would
-// overflow → errInvalidExpire; relative times (EX, PX: flags, or the unit of SETEX and PSETEX)
-// are added to now, and an overflow there is errInvalidExpire too.
-func expireMilliseconds(arg []byte, flags int, now int64) (int64, error) {
+// getExpireMillisecondsOrReply: not an integer → replyerr.NotInteger; ≤ 0, or seconds that would
+// overflow → replyerr.InvalidExpire naming the command (its full name, cmd); relative times (EX,
+// PX: flags, or the unit of SETEX and PSETEX) are added to now, and an overflow there is
+// invalid too.
+func expireMilliseconds(cmd string, arg []byte, flags int, now int64) (int64, error) {
 	v, ok := conv.String2ll(arg)
 	if !ok {
-		return 0, errNotInteger
+		return 0, replyerr.NotInteger
 	}
 	seconds := flags&(setEX|setEXAT) != 0
 	if v <= 0 || (seconds && v > math.MaxInt64/1000) {
-		return 0, errInvalidExpire
+		return 0, replyerr.InvalidExpire(cmd)
 	}
 	if seconds {
 		v *= 1000
@@ -102,7 +104,7 @@ func expireMilliseconds(arg []byte, flags int, now int64) (int64, error) {
 		v += now // may wrap: caught below, as Redis's check after the addition
 	}
 	if v <= 0 {
-		return 0, errInvalidExpire
+		return 0, replyerr.InvalidExpire(cmd)
 	}
 	return v, nil
 }

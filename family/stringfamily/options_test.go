@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/kvserver/kvserver/querybuf"
+	"github.com/kvserver/kvserver/replyerr"
 )
 
 func TestParseExtendedStringArguments(t *testing.T) {
@@ -84,18 +85,18 @@ func TestExpireMilliseconds(t *testing.T) {
 		{"10", setPXAT, 10, nil},
 		{"9223372036854775", setEXAT, 9223372036854775000, nil},
 		{"9223372036854775807", setPXAT, 9223372036854775807, nil},
-		{"9223372036854776", setEXAT, 0, errInvalidExpire},  // × 1000 overflows
-		{"9223372036854775", setEX, 0, errInvalidExpire},    // + now overflows
-		{"9223372036854775807", setPX, 0, errInvalidExpire}, // + now overflows
-		{"0", setEX, 0, errInvalidExpire},
-		{"-1", setPXAT, 0, errInvalidExpire},
-		{"1.5", setEX, 0, errNotInteger},
-		{"+1", setPX, 0, errNotInteger},
-		{"", setPX, 0, errNotInteger},
-		{"9223372036854775808", setPXAT, 0, errNotInteger},
+		{"9223372036854776", setEXAT, 0, replyerr.InvalidExpire("set")},  // × 1000 overflows
+		{"9223372036854775", setEX, 0, replyerr.InvalidExpire("set")},    // + now overflows
+		{"9223372036854775807", setPX, 0, replyerr.InvalidExpire("set")}, // + now overflows
+		{"0", setEX, 0, replyerr.InvalidExpire("set")},
+		{"-1", setPXAT, 0, replyerr.InvalidExpire("set")},
+		{"1.5", setEX, 0, replyerr.NotInteger},
+		{"+1", setPX, 0, replyerr.NotInteger},
+		{"", setPX, 0, replyerr.NotInteger},
+		{"9223372036854775808", setPXAT, 0, replyerr.NotInteger},
 	}
 	for _, c := range cases {
-		got, err := expireMilliseconds([]byte(c.arg), c.flags, now)
+		got, err := expireMilliseconds("set", []byte(c.arg), c.flags, now)
 		if got != c.want || err != c.err {
 			t.Errorf("%q flags %#x: %d, %v; want %d, %v", c.arg, c.flags, got, err, c.want, c.err)
 		}

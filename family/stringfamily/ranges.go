@@ -5,6 +5,7 @@ import (
 	"github.com/kvserver/kvserver/conv"
 	"github.com/kvserver/kvserver/keyspace"
 	"github.com/kvserver/kvserver/object"
+	"github.com/kvserver/kvserver/replyerr"
 )
 
 // checkStringLength is Redis's checkStringLength: a string of size+add bytes must fit in
@@ -22,7 +23,7 @@ func appendCommand(ctx *command.Ctx) {
 	key := ctx.Args.Arg(1)
 	n, err := opAppend(ctx, ctx.Shard(key), key, ctx.Args.Arg(2))
 	if err != nil {
-		replyError(ctx, err)
+		ctx.W.Error(err.Error())
 		return
 	}
 	ctx.W.Int(int64(n))
@@ -37,7 +38,7 @@ func opAppend(ctx *command.Ctx, sh *keyspace.Shard, key, tail []byte) (int, erro
 	}
 	a := sh.Arena()
 	if object.TypeOf(a, h) != object.TypeString {
-		return 0, errWrongType
+		return 0, replyerr.WrongType
 	}
 	if err := checkStringLength(ctx, int64(object.ValueLen(a, h)), int64(len(tail))); err != nil {
 		return 0, err
@@ -52,7 +53,7 @@ func strlenCommand(ctx *command.Ctx) {
 	key := ctx.Args.Arg(1)
 	n, err := opStrlen(ctx, ctx.Shard(key), key)
 	if err != nil {
-		replyError(ctx, err)
+		ctx.W.Error(err.Error())
 		return
 	}
 	ctx.W.Int(int64(n))
@@ -65,7 +66,7 @@ func opStrlen(ctx *command.Ctx, sh *keyspace.Shard, key []byte) (int, error) {
 	case !found:
 		return 0, nil
 	case object.TypeOf(sh.Arena(), h) != object.TypeString:
-		return 0, errWrongType
+		return 0, replyerr.WrongType
 	}
 	return object.ValueLen(sh.Arena(), h), nil
 }
@@ -76,18 +77,18 @@ func opStrlen(ctx *command.Ctx, sh *keyspace.Shard, key []byte) (int, error) {
 func getrangeCommand(ctx *command.Ctx) {
 	start, ok := conv.String2ll(ctx.Args.Arg(2))
 	if !ok {
-		replyError(ctx, errNotInteger)
+		ctx.W.Error(replyerr.NotInteger.Error())
 		return
 	}
 	end, ok := conv.String2ll(ctx.Args.Arg(3))
 	if !ok {
-		replyError(ctx, errNotInteger)
+		ctx.W.Error(replyerr.NotInteger.Error())
 		return
 	}
 	key := ctx.Args.Arg(1)
 	val, err := opGetRange(ctx, ctx.Shard(key), key, start, end)
 	if err != nil {
-		replyError(ctx, err)
+		ctx.W.Error(err.Error())
 		return
 	}
 	ctx.W.Bulk(val)
@@ -134,17 +135,17 @@ func getrangeBounds(start, end int64, n int) (lo, hi int) {
 func setrangeCommand(ctx *command.Ctx) {
 	offset, ok := conv.String2ll(ctx.Args.Arg(2))
 	if !ok {
-		replyError(ctx, errNotInteger)
+		ctx.W.Error(replyerr.NotInteger.Error())
 		return
 	}
 	if offset < 0 {
-		replyError(ctx, errOffsetRange)
+		ctx.W.Error(errOffsetRange.Error())
 		return
 	}
 	key := ctx.Args.Arg(1)
 	n, err := opSetRange(ctx, ctx.Shard(key), key, offset, ctx.Args.Arg(3))
 	if err != nil {
-		replyError(ctx, err)
+		ctx.W.Error(err.Error())
 		return
 	}
 	ctx.W.Int(int64(n))
@@ -157,7 +158,7 @@ func opSetRange(ctx *command.Ctx, sh *keyspace.Shard, key []byte, offset int64, 
 	a := sh.Arena()
 	h, found := sh.LookupLocked(ctx.DB, key)
 	if found && object.TypeOf(a, h) != object.TypeString {
-		return 0, errWrongType
+		return 0, replyerr.WrongType
 	}
 	if len(val) == 0 {
 		if !found {

@@ -1,25 +1,24 @@
 package stringfamily
 
 import (
-	"fmt"
-
 	"github.com/kvserver/kvserver/command"
 	"github.com/kvserver/kvserver/keyspace"
 	"github.com/kvserver/kvserver/object"
+	"github.com/kvserver/kvserver/replyerr"
 )
 
 // setCommand: SET key value [NX|XX] [GET] [EX s|PX ms|EXAT s|PXAT ms|KEEPTTL].
 func setCommand(ctx *command.Ctx) {
 	flags, expireArg, ok := parseExtendedStringArguments(ctx.Args, optsSet)
 	if !ok {
-		replyError(ctx, errSyntax)
+		ctx.W.Error(replyerr.Syntax.Error())
 		return
 	}
 	var expireAt int64
 	if expireArg != nil {
 		var err error
-		if expireAt, err = expireMilliseconds(expireArg, flags, ctx.KS.Now()); err != nil {
-			replyError(ctx, err)
+		if expireAt, err = expireMilliseconds(ctx.Cmd.FullName, expireArg, flags, ctx.KS.Now()); err != nil {
+			ctx.W.Error(err.Error())
 			return
 		}
 	}
@@ -40,9 +39,9 @@ func psetexCommand(ctx *command.Ctx) { setexGenericCommand(ctx, setPX) }
 // setexGenericCommand is SETEX and PSETEX: SET with a relative expire in unit (setEX, setPX),
 // which must be a positive integer.
 func setexGenericCommand(ctx *command.Ctx, unit int) {
-	expireAt, err := expireMilliseconds(ctx.Args.Arg(2), unit, ctx.KS.Now())
+	expireAt, err := expireMilliseconds(ctx.Cmd.FullName, ctx.Args.Arg(2), unit, ctx.KS.Now())
 	if err != nil {
-		replyError(ctx, err)
+		ctx.W.Error(err.Error())
 		return
 	}
 	setGenericCommand(ctx, ctx.Args.Arg(1), ctx.Args.Arg(3), unit, expireAt, setReplyOK)
@@ -75,7 +74,7 @@ func setGenericCommand(ctx *command.Ctx, key, val []byte, flags int, expireAt in
 	switch {
 	case err != nil:
 		ctx.W.Truncate(mark) // GET's reply too: one reply per command, the error
-		replyError(ctx, err)
+		ctx.W.Error(err.Error())
 	case flags&setGet != 0: // the old value is the reply
 	case reply == setReplyInt && done:
 		ctx.W.Int(1)
@@ -113,13 +112,13 @@ func msetnxCommand(ctx *command.Ctx) { msetGenericCommand(ctx, true) }
 // Redis's arity error.
 func msetGenericCommand(ctx *command.Ctx, nx bool) {
 	if ctx.Args.Len()%2 == 0 {
-		ctx.W.Error(fmt.Sprintf(command.ErrWrongArgs, ctx.Cmd.FullName))
+		ctx.W.Error(replyerr.WrongArgs(ctx.Cmd.FullName).Error())
 		return
 	}
 	done, err := opMSet(ctx, nx)
 	switch {
 	case err != nil:
-		replyError(ctx, err)
+		ctx.W.Error(err.Error())
 	case !nx:
 		ctx.W.OK()
 	case done:
