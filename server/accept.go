@@ -8,6 +8,8 @@ import (
 
 	"go.uber.org/zap"
 	"golang.org/x/sys/unix"
+
+	"github.com/kvserver/kvserver/replyerr"
 )
 
 // Sockets are accepted with accept4 on the listener's fd, not with Listener.Accept: a client
@@ -81,7 +83,7 @@ func (s *Server) acceptSocket(fd int, sa unix.Sockaddr) {
 		_ = unix.Close(fd)
 	}
 	if s.connected.Load() >= int64(s.cfg.MaxClients()) || fd >= len(s.byFD) {
-		refuse("-" + errMaxClients + "\r\n")
+		refuse("-" + replyerr.MaxClients.Error() + "\r\n")
 		return
 	}
 	if protectedModeDenies(s.cfg.ProtectedMode(), s.cfg.RequirePass(), peer.netAddr()) {
@@ -106,7 +108,7 @@ func (s *Server) accept(conn net.Conn) {
 	s.stats.connectionsReceived.Add(1)
 	if s.connected.Load() >= int64(s.cfg.MaxClients()) {
 		s.stats.rejectedConnections.Add(1)
-		_, _ = conn.Write([]byte("-" + errMaxClients + "\r\n"))
+		_, _ = conn.Write([]byte("-" + replyerr.MaxClients.Error() + "\r\n"))
 		_ = conn.Close()
 		return
 	}

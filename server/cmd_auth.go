@@ -3,6 +3,7 @@ package server
 import (
 	"github.com/kvserver/kvserver/command"
 	"github.com/kvserver/kvserver/querybuf"
+	"github.com/kvserver/kvserver/replyerr"
 )
 
 // authCommands is AUTH (HELLO AUTH is in helloCommand, with the connection family).
@@ -17,20 +18,20 @@ func authCommands() []*command.Command {
 // was.
 func authCommand(c *client, args querybuf.Args) {
 	if args.Len() > 3 {
-		c.w.Error(errSyntax)
+		c.w.Error(replyerr.Syntax.Error())
 		return
 	}
 	user, pass := []byte(defaultUser), args.Arg(1)
 	if args.Len() == 2 {
 		if c.srv.cfg.RequirePass() == "" {
-			c.w.Error(errAuthNoPass)
+			c.w.Error(errAuthNoPass.Error())
 			return
 		}
 	} else {
 		user, pass = args.Arg(1), args.Arg(2)
 	}
 	if !c.authenticate(user, pass) {
-		c.w.Error(errWrongPass)
+		c.w.Error(errWrongPass.Error())
 		return
 	}
 	c.w.OK()
@@ -41,11 +42,11 @@ func authCommand(c *client, args querybuf.Args) {
 // when HELLO must stop.
 func (c *client) helloAuthOrReply(user, pass []byte) bool {
 	if user != nil && !c.authenticate(user, pass) {
-		c.w.Error(errWrongPass)
+		c.w.Error(errWrongPass.Error())
 		return false
 	}
 	if !c.authenticated.Load() {
-		c.w.Error(errHelloNoAuth)
+		c.w.Error(errHelloNoAuth.Error())
 		return false
 	}
 	return true

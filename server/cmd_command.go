@@ -3,6 +3,7 @@ package server
 import (
 	"github.com/kvserver/kvserver/command"
 	"github.com/kvserver/kvserver/querybuf"
+	"github.com/kvserver/kvserver/replyerr"
 )
 
 // COMMAND and its subcommands answer from Redis 7.2's metadata (package command, generated
@@ -62,7 +63,7 @@ func commandDocsCommand(c *client, args querybuf.Args) {
 func commandListCommand(c *client, args querybuf.Args) {
 	f, ok := command.ParseListFilter(args, 2)
 	if !ok {
-		c.w.Error(errSyntax)
+		c.w.Error(replyerr.Syntax.Error())
 		return
 	}
 	command.WriteCommandList(&c.w, c.srv.cmds.Metas(), f)

@@ -9,6 +9,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/kvserver/kvserver/querybuf"
+	"github.com/kvserver/kvserver/replyerr"
 )
 
 // configCommands is CONFIG and its subcommands.
@@ -41,7 +42,7 @@ func configGetCommand(c *client, args querybuf.Args) {
 // configSetCommand: CONFIG SET name value [name value ...], applied all or nothing.
 func configSetCommand(c *client, args querybuf.Args) {
 	if args.Len()%2 != 0 {
-		c.w.Error(errSyntax)
+		c.w.Error(replyerr.Syntax.Error())
 		return
 	}
 	pairs := make([][2]string, 0, (args.Len()-2)/2)

@@ -6,7 +6,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kvserver/kvserver/conv"
 	"github.com/kvserver/kvserver/querybuf"
+	"github.com/kvserver/kvserver/replyerr"
 )
 
 // connectionCommands are the @connection family.
@@ -68,13 +70,13 @@ func helloCommand(c *client, args querybuf.Args) {
 	proto := c.w.Proto()
 	next := 1
 	if args.Len() >= 2 {
-		v, ok := parseInt(args.Arg(1))
+		v, ok := conv.String2ll(args.Arg(1))
 		if !ok {
-			c.w.Error(errProtoNotInteger)
+			c.w.Error(errProtoNotInteger.Error())
 			return
 		}
 		if v < 2 || v > 3 {
-			c.w.Error(errNoProto)
+			c.w.Error(errNoProto.Error())
 			return
 		}
 		proto, next = int(v), 2
@@ -83,10 +85,10 @@ func helloCommand(c *client, args querybuf.Args) {
 	for i := next; i < args.Len(); i++ {
 		more := args.Len() - i - 1
 		switch {
-		case eqFold(args.Arg(i), "auth") && more >= 2:
+		case conv.EqFold(args.Arg(i), "auth") && more >= 2:
 			user, pass = args.Arg(i+1), args.Arg(i+2)
 			i += 2
-		case eqFold(args.Arg(i), "setname") && more >= 1:
+		case conv.EqFold(args.Arg(i), "setname") && more >= 1:
 			setName = args.Arg(i + 1)
 			if msg := validClientName(setName); msg != "" {
 				c.w.Error(msg)
@@ -123,17 +125,17 @@ func helloCommand(c *client, args querybuf.Args) {
 }
 
 func selectCommand(c *client, args querybuf.Args) {
-	v, ok := parseInt(args.Arg(1))
+	v, ok := conv.String2ll(args.Arg(1))
 	if !ok {
-		c.w.Error(errNotInteger)
+		c.w.Error(replyerr.NotInteger.Error())
 		return
 	}
 	if v < -1<<31 || v > 1<<31-1 {
-		c.w.Error("ERR value is out of range, value must between -2147483648 and 2147483647")
+		c.w.Error(replyerr.IntRange.Error())
 		return
 	}
 	if v < 0 || v >= int64(c.srv.ks.Databases()) {
-		c.w.Error(errDBIndex)
+		c.w.Error(replyerr.DBIndex.Error())
 		return
 	}
 	c.db = int(v)
@@ -188,10 +190,10 @@ func clientSetInfoCommand(c *client, args querybuf.Args) {
 		}
 	}
 	switch {
-	case eqFold(args.Arg(2), "lib-name"):
+	case conv.EqFold(args.Arg(2), "lib-name"):
 		l := libInfo{name: val, ver: c.libVer()}
 		c.lib.Store(&l)
-	case eqFold(args.Arg(2), "lib-ver"):
+	case conv.EqFold(args.Arg(2), "lib-ver"):
 		l := libInfo{name: c.libName(), ver: val}
 		c.lib.Store(&l)
 	default:
@@ -225,7 +227,7 @@ func clientKillCommand(c *client, args querybuf.Args) {
 		return
 	}
 	if args.Len()%2 != 0 {
-		c.w.Error(errSyntax)
+		c.w.Error(replyerr.Syntax.Error())
 		return
 	}
 	var match []func(o *client) bool
@@ -233,34 +235,34 @@ func clientKillCommand(c *client, args querybuf.Args) {
 	for i := 2; i < args.Len(); i += 2 {
 		val := string(args.Arg(i + 1))
 		switch {
-		case eqFold(args.Arg(i), "id"):
+		case conv.EqFold(args.Arg(i), "id"):
 			id, err := strconv.ParseInt(val, 10, 64)
 			if err != nil || id <= 0 {
 				c.w.Error("ERR client-id should be greater than 0")
 				return
 			}
 			match = append(match, func(o *client) bool { return o.id == id })
-		case eqFold(args.Arg(i), "addr"):
+		case conv.EqFold(args.Arg(i), "addr"):
 			match = append(match, func(o *client) bool { return o.remoteAddr() == val })
-		case eqFold(args.Arg(i), "laddr"):
+		case conv.EqFold(args.Arg(i), "laddr"):
 			match = append(match, func(o *client) bool { return o.localAddr() == val })
-		case eqFold(args.Arg(i), "skipme"):
+		case conv.EqFold(args.Arg(i), "skipme"):
 			switch {
-			case eqFold(args.Arg(i+1), "yes"):
+			case conv.EqFold(args.Arg(i+1), "yes"):
 				skipMe = true
-			case eqFold(args.Arg(i+1), "no"):
+			case conv.EqFold(args.Arg(i+1), "no"):
 				skipMe = false
 			default:
-				c.w.Error(errSyntax)
+				c.w.Error(replyerr.Syntax.Error())
 				return
 			}
-		case eqFold(args.Arg(i), "user"):
+		case conv.EqFold(args.Arg(i), "user"):
 			// Every client is the default user's (no ACL users yet).
 			if val != defaultUser {
 				c.w.Error(fmt.Sprintf("ERR No such user '%s'", val))
 				return
 			}
-		case eqFold(args.Arg(i), "type"):
+		case conv.EqFold(args.Arg(i), "type"):
 			// Every client is a normal one: no replicas, masters or pub/sub subscribers yet.
 			switch strings.ToLower(val) {
 			case "normal":
@@ -271,7 +273,7 @@ func clientKillCommand(c *client, args querybuf.Args) {
 				return
 			}
 		default:
-			c.w.Error(errSyntax)
+			c.w.Error(replyerr.Syntax.Error())
 			return
 		}
 	}
@@ -315,5 +317,5 @@ func (c *client) helpReply(name string, lines []string) {
 
 // wrongArgs answers Redis's arity error for a command that checks its own argument count.
 func (c *client) wrongArgs(name string) {
-	c.w.Error("ERR wrong number of arguments for '" + name + "' command")
+	c.w.Error(replyerr.WrongArgs(name).Error())
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"github.com/kvserver/kvserver/command"
+	"github.com/kvserver/kvserver/conv"
 	"github.com/kvserver/kvserver/family/keyfamily"
 	"strconv"
 	"sync"
@@ -13,6 +14,7 @@ import (
 	"github.com/kvserver/kvserver/keyspace"
 	"github.com/kvserver/kvserver/object"
 	"github.com/kvserver/kvserver/querybuf"
+	"github.com/kvserver/kvserver/replyerr"
 )
 
 // debugCommands is DEBUG, of the @server family.
@@ -26,7 +28,7 @@ func debugCommands() []*command.Command {
 // debugShards locks what DEBUG touches: the key's shard for DEBUG OBJECT key, nothing for the
 // other subcommands (DEBUG SLEEP must hold no lock while it sleeps).
 func debugShards(ctx *command.Ctx, dst []int) []int {
-	if ctx.Args.Len() == 3 && eqFold(ctx.Args.Arg(1), "object") {
+	if ctx.Args.Len() == 3 && conv.EqFold(ctx.Args.Arg(1), "object") {
 		dst = append(dst, ctx.KS.ShardFor(ctx.Args.Arg(2)))
 	}
 	return dst
@@ -66,7 +68,7 @@ func (s *Server) activeExpireEnabled() bool { return !s.debug().activeExpireOff.
 func debugCommand(c *client, args querybuf.Args) {
 	sub, n := args.Arg(1), args.Len()
 	switch {
-	case eqFold(sub, "help") && n == 2:
+	case conv.EqFold(sub, "help") && n == 2:
 		c.helpReply("DEBUG", []string{
 			"LOG <message>",
 			"    Write <message> to the server log.",
@@ -81,26 +83,26 @@ func debugCommand(c *client, args querybuf.Args) {
 			"SLEEP <seconds>",
 			"    Stop the server for <seconds>. Decimals allowed.",
 		})
-	case eqFold(sub, "log") && n == 3:
+	case conv.EqFold(sub, "log") && n == 3:
 		c.srv.debugLog(args.Arg(2)) // cut at 1 KiB and rate-limited
 		c.w.OK()
-	case eqFold(sub, "sleep") && n == 3:
+	case conv.EqFold(sub, "sleep") && n == 3:
 		// Redis reads the seconds with strtod and no check: what is not a number sleeps 0 s.
 		secs := strtod(args.Arg(2))
 		if us := int64(secs * 1e6); us > 0 {
 			time.Sleep(time.Duration(us) * time.Microsecond)
 		}
 		c.w.OK()
-	case eqFold(sub, "set-active-expire") && n == 3:
+	case conv.EqFold(sub, "set-active-expire") && n == 3:
 		// Redis's atoi: anything not starting with a non-zero number switches it off.
 		c.srv.debug().activeExpireOff.Store(atoi(args.Arg(2)) == 0)
 		c.srv.debug().expiring.Lock() // wait for a cycle already running to see the flag
 		c.srv.debug().expiring.Unlock()
 		c.w.OK()
-	case eqFold(sub, "pause-cron") && n == 3:
+	case conv.EqFold(sub, "pause-cron") && n == 3:
 		c.srv.cron.paused.Store(atoi(args.Arg(2)) != 0)
 		c.w.OK()
-	case eqFold(sub, "object") && n == 3:
+	case conv.EqFold(sub, "object") && n == 3:
 		c.debugObject(args.Arg(2))
 	default:
 		c.subcommandSyntaxError(args)
@@ -115,7 +117,7 @@ func (c *client) debugObject(key []byte) {
 	sh := c.ctx.Shard(key)
 	h, ok := sh.LookupFlagsLocked(c.db, key, keyspace.LookupNoTouch|keyspace.LookupNoExpire)
 	if !ok {
-		c.w.Error(errNoSuchKey)
+		c.w.Error(replyerr.NoSuchKey.Error())
 		return
 	}
 	a := sh.Arena()
@@ -303,7 +305,7 @@ func lzfMatchLen(in []byte, ref, ip, length, maxLen int) int {
 // spaces, a sign, digits with one point, an exponent); 0 if there is none.
 func strtod(b []byte) float64 {
 	i := 0
-	for i < len(b) && isSpace(b[i]) {
+	for i < len(b) && conv.IsSpace(b[i]) {
 		i++
 	}
 	start := i
@@ -343,7 +345,7 @@ func strtod(b []byte) float64 {
 // atoi is C's atoi: leading spaces, a sign, digits; 0 if there are none.
 func atoi(b []byte) int64 {
 	i := 0
-	for i < len(b) && isSpace(b[i]) {
+	for i < len(b) && conv.IsSpace(b[i]) {
 		i++
 	}
 	neg := false

@@ -8,7 +8,9 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/kvserver/kvserver/conv"
 	"github.com/kvserver/kvserver/querybuf"
+	"github.com/kvserver/kvserver/replyerr"
 )
 
 // serverCommands are the @server family (less CONFIG and INFO, which have files of their own).
@@ -51,7 +53,7 @@ func (c *client) flushScripts(args querybuf.Args, badOption string) {
 	switch {
 	case args.Len() > 3:
 		c.subcommandSyntaxError(args)
-	case args.Len() == 3 && !eqFold(args.Arg(2), "sync") && !eqFold(args.Arg(2), "async"):
+	case args.Len() == 3 && !conv.EqFold(args.Arg(2), "sync") && !conv.EqFold(args.Arg(2), "async"):
 		c.w.Error(badOption)
 	default:
 		c.w.OK()
@@ -81,22 +83,22 @@ func shutdownCommand(c *client, args querybuf.Args) {
 	abort, save, nosave, other := false, false, false, false
 	for i := 1; i < args.Len(); i++ {
 		switch a := args.Arg(i); {
-		case eqFold(a, "nosave"):
+		case conv.EqFold(a, "nosave"):
 			nosave = true
-		case eqFold(a, "save"):
+		case conv.EqFold(a, "save"):
 			save = true
-		case eqFold(a, "now"), eqFold(a, "force"):
+		case conv.EqFold(a, "now"), conv.EqFold(a, "force"):
 			other = true
-		case eqFold(a, "abort"):
+		case conv.EqFold(a, "abort"):
 			abort = true
 		default:
-			c.w.Error(errSyntax)
+			c.w.Error(replyerr.Syntax.Error())
 			return
 		}
 	}
 	// ABORT takes no other flag, and SAVE and NOSAVE exclude each other.
 	if abort && (save || nosave || other) || save && nosave {
-		c.w.Error(errSyntax)
+		c.w.Error(replyerr.Syntax.Error())
 		return
 	}
 	if abort {

@@ -103,11 +103,3 @@ func TestLookup(t *testing.T) {
 		t.Errorf("unknown command error not truncated: %d bytes", len(err))
 	}
 }
-
-func TestParseInt(t *testing.T) {
-	for s, want := range map[string]bool{"0": true, "-5": true, "123": true, "+1": false, "01": false, "": false, "1.5": false, "-0": false, "99999999999999999999": false} {
-		if _, ok := parseInt([]byte(s)); ok != want {
-			t.Errorf("parseInt(%q) = %v", s, ok)
-		}
-	}
-}

@@ -7,6 +7,8 @@ import (
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
+
+	"github.com/kvserver/kvserver/conv"
 )
 
 // logKind is a kind of message that clients can make the server write as often as they like.
@@ -102,5 +104,5 @@ func (s *Server) debugLog(arg []byte) {
 			}
 		}
 	}
-	s.logLimited(logKindDebugLog, zapcore.WarnLevel, prefix+cString(arg), nil)
+	s.logLimited(logKindDebugLog, zapcore.WarnLevel, prefix+conv.CString(arg), nil)
 }
