@@ -88,9 +88,10 @@ func debugCommand(c *client, args querybuf.Args) {
 		c.w.OK()
 	case conv.EqFold(sub, "sleep") && n == 3:
 		// Redis reads the seconds with strtod and no check: what is not a number sleeps 0 s.
+		// On a fake clock (Options.Sleep) the sleep advances that clock instead.
 		secs := strtod(args.Arg(2))
 		if us := int64(secs * 1e6); us > 0 {
-			time.Sleep(time.Duration(us) * time.Microsecond)
+			c.srv.sleep(time.Duration(us) * time.Microsecond)
 		}
 		c.w.OK()
 	case conv.EqFold(sub, "set-active-expire") && n == 3:

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"github.com/kvserver/kvserver/command"
 	"strings"
-	"time"
 
 	"go.uber.org/zap"
 
@@ -68,7 +67,7 @@ func (c *client) subcommandSyntaxError(args querybuf.Args) {
 }
 
 func timeCommand(c *client, args querybuf.Args) {
-	now := time.Now()
+	now := c.srv.now()
 	c.w.Array(2)
 	c.w.BulkInt(now.Unix())
 	c.w.BulkInt(int64(now.Nanosecond() / 1000))

@@ -36,6 +36,15 @@ type Options struct {
 	Executable string // absolute path of the binary
 	// LogLevel, when set, is the level of Logger, changed by CONFIG SET loglevel.
 	LogLevel *zap.AtomicLevel
+	// Clock, when set, replaces the system clock for what gives commands their meaning: the
+	// keyspace's expiry, TTLs and LRU clock (OBJECT IDLETIME), TIME, and INFO's
+	// server_time_usec and lru_clock. It returns unix ms. nil is the system clock. Tests run a
+	// whole server on a fake clock with it; statistics (uptime, ops/sec, CLIENT LIST's ages),
+	// the cron's timer and its time budgets stay on real time.
+	Clock func() int64
+	// Sleep, when set, replaces time.Sleep for DEBUG SLEEP: a test with a fake Clock makes it
+	// advance that clock, so that nothing sleeps. nil is time.Sleep.
+	Sleep func(time.Duration)
 }
 
 // Server is one kvserver instance.
@@ -46,6 +55,8 @@ type Server struct {
 	cmds       *command.Table
 	pipeline   command.Pipeline
 	started    time.Time
+	clock      func() int64        // Options.Clock: nil for the system clock (see now)
+	sleep      func(time.Duration) // DEBUG SLEEP's: time.Sleep unless Options.Sleep
 	runID      string
 	configFile string
 	executable string
@@ -111,7 +122,9 @@ func New(opts Options) (*Server, error) {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	ks, err := keyspace.New(keyspace.Options{Databases: opts.Config.Databases(), Clock: nowMs})
+	// The keyspace reads its clock through a function either way (nil is time.Now's unix ms):
+	// passing the fake one costs production nothing.
+	ks, err := keyspace.New(keyspace.Options{Databases: opts.Config.Databases(), Clock: opts.Clock})
 	if err != nil {
 		return nil, err
 	}
@@ -127,6 +140,8 @@ func New(opts Options) (*Server, error) {
 		log:        log,
 		ks:         ks,
 		started:    time.Now(),
+		clock:      opts.Clock,
+		sleep:      opts.Sleep,
 		runID:      hex.EncodeToString(id[:]),
 		configFile: opts.ConfigFile,
 		executable: opts.Executable,
@@ -136,6 +151,9 @@ func New(opts Options) (*Server, error) {
 		replyPool:   querybuf.NewPool(2 * runtime.GOMAXPROCS(0)),
 		clientArena: clientArena,
 		activePool:  make(chan *activeState, activePoolSize),
+	}
+	if s.sleep == nil {
+		s.sleep = time.Sleep
 	}
 	s.enableDebug, _ = opts.Config.Value("enable-debug-command")
 	s.mu.clients = make(map[int64]*client)
@@ -156,7 +174,14 @@ func New(opts Options) (*Server, error) {
 	return s, nil
 }
 
-func nowMs() int64 { return time.Now().UnixMilli() }
+// now is the time commands see (TIME, INFO's server_time_usec): Options.Clock's when set, else
+// the system's to the microsecond.
+func (s *Server) now() time.Time {
+	if s.clock != nil {
+		return time.UnixMilli(s.clock())
+	}
+	return time.Now()
+}
 
 // applyRenames carries out the configuration's rename-command directives, in order; an error
 // is a start-up error in Redis's FATAL CONFIG FILE ERROR form.
