@@ -42,9 +42,6 @@ const (
 	// (argv_len = min(multibulklen, 1024)): a client announcing 2^31-1 arguments costs 1,024
 	// slots until it actually sends them; past that the slots grow as arguments arrive.
 	maxArgvPrealloc = 1024
-
-	// longStrSize is LONG_STR_SIZE: string2ll refuses any number of 21 bytes or more.
-	longStrSize = 21
 )
 
 // Limits are the configurable protocol limits of a Parser. A zero field means its default.

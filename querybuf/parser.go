@@ -1,6 +1,10 @@
 package querybuf
 
-import "math"
+import (
+	"math"
+
+	"github.com/kvserver/kvserver/conv"
+)
 
 // phase is where the parser stands in the request stream (Redis's reqtype, multibulklen and
 // bulklen together).
@@ -189,7 +193,7 @@ func (p *Parser) parseCount(line []byte) (int, error) {
 	if cr+1 >= len(line) {
 		return 0, nil
 	}
-	ll, ok := string2ll(line[1:cr])
+	ll, ok := conv.String2ll(line[1:cr])
 	if !ok || ll > MaxMultibulkLen {
 		return 0, ErrInvalidMultibulkLength
 	}
@@ -231,7 +235,7 @@ func (p *Parser) parseBulkHeader(rest []byte) (int, error) {
 	if rest[0] != '$' {
 		return 0, expectedDollar[rest[0]]
 	}
-	ll, ok := string2ll(rest[1:cr])
+	ll, ok := conv.String2ll(rest[1:cr])
 	if !ok || ll < 0 || ll > p.limits.maxBulkLen() {
 		return 0, ErrInvalidBulkLength
 	}
@@ -384,50 +388,4 @@ func (p *Parser) Reset() {
 	p.big, p.bigToken, p.pending, p.err, p.staging = nil, 0, 0, nil, false
 	clear(p.bigs)
 	p.buf, p.argEnd, p.cmdEnd, p.bigs = p.buf[:0], p.argEnd[:0], p.cmdEnd[:0], p.bigs[:0]
-}
-
-// string2ll is Redis's string2ll: a strictly decimal int64 with an optional '-', no '+', no
-// spaces, no leading zeros (but "0" itself), shorter than 21 bytes (LONG_STR_SIZE).
-func string2ll(s []byte) (int64, bool) {
-	if len(s) == 0 || len(s) >= longStrSize {
-		return 0, false
-	}
-	if len(s) == 1 && s[0] == '0' {
-		return 0, true
-	}
-	i, neg := 0, false
-	if s[0] == '-' {
-		neg, i = true, 1
-		if i == len(s) {
-			return 0, false
-		}
-	}
-	if s[i] < '1' || s[i] > '9' {
-		return 0, false
-	}
-	v := uint64(s[i] - '0')
-	for i++; i < len(s); i++ {
-		c := s[i]
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		if v > math.MaxUint64/10 {
-			return 0, false
-		}
-		v *= 10
-		if v > math.MaxUint64-uint64(c-'0') {
-			return 0, false
-		}
-		v += uint64(c - '0')
-	}
-	if neg {
-		if v > 1<<63 {
-			return 0, false
-		}
-		return -int64(v), true // 1<<63 wraps to math.MinInt64, as wanted
-	}
-	if v > math.MaxInt64 {
-		return 0, false
-	}
-	return int64(v), true
 }

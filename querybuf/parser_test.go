@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/kvserver/kvserver/conv"
 )
 
 type cmds = [][]string
@@ -296,7 +298,7 @@ func TestString2ll(t *testing.T) {
 		"-9223372036854775809", "18446744073709551615", "18446744073709551616",
 		"99999999999999999999", "123456789012345678901", "0x10", "1e3", "--1",
 	} {
-		v, ok := string2ll([]byte(s))
+		v, ok := conv.String2ll([]byte(s))
 		rv, rok := refString2ll([]byte(s))
 		if ok != rok || ok && v != rv {
 			t.Errorf("string2ll(%q) = %d, %v; want %d, %v", s, v, ok, rv, rok)
