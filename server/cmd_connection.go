@@ -3,7 +3,6 @@ package server
 import (
 	"fmt"
 	"github.com/kvserver/kvserver/command"
-	"strconv"
 	"strings"
 
 	"github.com/kvserver/kvserver/conv"
@@ -236,8 +235,8 @@ func clientKillCommand(c *client, args querybuf.Args) {
 		val := string(args.Arg(i + 1))
 		switch {
 		case conv.EqFold(args.Arg(i), "id"):
-			id, err := strconv.ParseInt(val, 10, 64)
-			if err != nil || id <= 0 {
+			id, ok := conv.String2ll(args.Arg(i + 1))
+			if !ok || id <= 0 {
 				c.w.Error("ERR client-id should be greater than 0")
 				return
 			}
