@@ -71,6 +71,37 @@ func (a Args) Arg(i int) []byte {
 	return a.p.arg(a.first + i)
 }
 
+// LenSum returns the total length of the arguments: what CLIENT LIST shows as argv-mem for the
+// command being run (Redis's argv_len_sum).
+func (a Args) LenSum() int { return a.p.argvLen(a.first, a.first+a.n) }
+
+// argvLen is the total length of arguments first to end−1, complete ones only.
+func (p *Parser) argvLen(first, end int) int {
+	if first >= end {
+		return 0
+	}
+	var start uint32
+	if first > 0 {
+		start = p.argEnd[first-1] &^ bigFlag
+	}
+	n := int(p.argEnd[end-1]&^bigFlag - start) // the small ones' bytes are contiguous
+	for _, b := range p.bigs {
+		if i := int(b.idx); i >= first && i < end {
+			n += len(b.b) - 2
+		}
+	}
+	return n
+}
+
+// pendingArgvLen is the total length of the unfinished command's complete arguments.
+func (p *Parser) pendingArgvLen() int {
+	first := 0
+	if nc := len(p.cmdEnd); nc > 0 {
+		first = int(p.cmdEnd[nc-1])
+	}
+	return p.argvLen(first, len(p.argEnd))
+}
+
 // NumCommands returns the number of complete commands in the arena, in arrival order.
 func (p *Parser) NumCommands() int { return len(p.cmdEnd) }
 
@@ -135,7 +166,7 @@ func (p *Parser) ResetCommands() {
 }
 
 // ArgvMem returns the bytes the arena holds: the capacity of its buffers, big argument buffers
-// included (the one being read too).
+// included (the one being read too). CLIENT LIST's argv-mem is not this but Use.ArgvMem.
 func (p *Parser) ArgvMem() int {
 	m := cap(p.buf) + 4*cap(p.argEnd) + 4*cap(p.cmdEnd) + cap(p.bigs)*int(unsafe.Sizeof(bigArg{}))
 	for _, b := range p.bigs {
@@ -232,6 +263,30 @@ func trimmed[T byte | uint32](s []T, need, peak int, idle bool) []T {
 	ns := make([]T, len(s), c)
 	copy(ns, s)
 	return ns
+}
+
+// Recycle makes an idle parser (nothing complete or unfinished in it) ready for another
+// client, as Reset does, and drops each arena buffer above 32 KiB: only a command bigger than
+// a read fills one — a read brings at most 16 KiB, so the arguments and offsets of one read
+// and of an unfinished command of ordinary size fit in 32 KiB each — and keeping it would give
+// the next client the memory of someone else's big command. This is Trim's rule for an active
+// client with a peak of zero, which is what the next client's peak starts from. Smaller
+// buffers are kept: a pipelining client needs them again at its next read.
+func (p *Parser) Recycle() {
+	p.Reset()
+	if cap(p.buf) > trimThreshold {
+		p.buf = nil
+	}
+	if 4*cap(p.argEnd) > trimThreshold {
+		p.argEnd = nil
+	}
+	if 4*cap(p.cmdEnd) > trimThreshold {
+		p.cmdEnd = nil
+	}
+	if cap(p.bigs) > minBigsCap {
+		p.bigs = nil
+	}
+	p.peakBuf, p.peakArgs, p.peakCmds, p.active = 0, 0, 0, false
 }
 
 func (p *Parser) notePeak() {

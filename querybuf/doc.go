@@ -1,7 +1,8 @@
 // Package querybuf turns the bytes a client sends into commands: an incremental parser of RESP2
 // multibulk and inline requests that behaves exactly as Redis 7.2's processInlineBuffer and
-// processMultibulkBuffer (src/networking.c), a per-client argument arena, the protocol limits
-// and the protocol errors. It knows nothing about commands.
+// processMultibulkBuffer (src/networking.c), a per-client argument arena, the private query
+// buffer and big-argument buffers, the protocol limits and the protocol errors. It knows
+// nothing about commands.
 //
 // # The model
 //
@@ -30,6 +31,15 @@
 // client-query-buffer-limit lets the unfinished command hold; Trim shrinks them by Redis's
 // query buffer rule.
 //
+// # The private buffer and the clients' arena
+//
+// Private is a client's private query buffer, where the caller keeps the incomplete line Parse
+// leaves (ParseShared and ParseRead do the keeping): exact growth, the peak, the cron's Trim by
+// Redis's clientsCronResizeQueryBuffer rules, and the numbers CLIENT LIST shows (Use). Buffers
+// is the memory of the private buffers and of big arguments: an alloc arena the server owns,
+// passed in with the lock of its allocations; it is the BigBuffers a socket client's parser
+// uses, and Adopt hands a big argument's buffer to a shard's arena without a copy.
+//
 // An Args view, and every slice its Arg returns, is valid until ResetCommands, Trim or Reset.
 // Parse only appends, so views stay valid across it. Copy what must outlive the command.
 //
@@ -49,6 +59,7 @@
 //
 // # Goroutines
 //
-// A Parser is owned by one goroutine at a time (the client's, or the cron holding the client's
-// lock for Trim); none of its methods may be called concurrently.
+// A Parser or a Private is owned by one goroutine at a time (the client's, or the cron holding
+// the client's lock for Trim); none of their methods may be called concurrently. Buffers is
+// safe for concurrent use.
 package querybuf
