@@ -2,6 +2,7 @@ package stringfamily
 
 import (
 	"fmt"
+	"github.com/kvserver/kvserver/conv"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -189,106 +190,15 @@ func formatReply(b []byte, prefix string) (string, []byte, error) {
 	return "", b, fmt.Errorf("unknown reply type %q", kind)
 }
 
-// repr is Redis's sdscatrepr: a quoted string with C escapes, other unprintable bytes as \xHH.
-func repr(s []byte) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, ch := range s {
-		switch ch {
-		case '\\', '"':
-			b.WriteByte('\\')
-			b.WriteByte(ch)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\a':
-			b.WriteString(`\a`)
-		case '\b':
-			b.WriteString(`\b`)
-		default:
-			if ch >= 0x20 && ch < 0x7f {
-				b.WriteByte(ch)
-			} else {
-				fmt.Fprintf(&b, `\x%02x`, ch)
-			}
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
+// repr is Redis's sdscatrepr (conv.Repr).
+func repr(s []byte) string { return conv.Repr(s) }
 
-// splitArgs splits a command line as redis-cli does (Redis's sdssplitargs): words apart by
-// spaces; "double quotes" with \xHH, \n, \r, \t, \b, \a and \<any> escapes; 'single quotes'
-// with \' only. A closing quote must end the word.
+// splitArgs splits a command line as redis-cli does (Redis's sdssplitargs, conv.SplitArgs).
 func splitArgs(line string) ([]string, error) {
-	var args []string
-	i := 0
-	for {
-		for i < len(line) && strings.IndexByte(" \t\r\n\v\f", line[i]) >= 0 {
-			i++
-		}
-		if i == len(line) {
-			return args, nil
-		}
-		var cur []byte
-		inDQ, inSQ, done := false, false, false
-		for !done {
-			if i == len(line) {
-				if inDQ || inSQ {
-					return nil, fmt.Errorf("unbalanced quotes in %q", line)
-				}
-				break
-			}
-			ch := line[i]
-			switch {
-			case inDQ && ch == '\\' && i+3 < len(line) && line[i+1] == 'x' && isHex(line[i+2]) && isHex(line[i+3]):
-				v, _ := strconv.ParseUint(line[i+2:i+4], 16, 8)
-				cur = append(cur, byte(v))
-				i += 3
-			case inDQ && ch == '\\' && i+1 < len(line):
-				i++
-				switch c := line[i]; c {
-				case 'n':
-					cur = append(cur, '\n')
-				case 'r':
-					cur = append(cur, '\r')
-				case 't':
-					cur = append(cur, '\t')
-				case 'b':
-					cur = append(cur, '\b')
-				case 'a':
-					cur = append(cur, '\a')
-				default:
-					cur = append(cur, c)
-				}
-			case inDQ && ch == '"', inSQ && ch == '\'':
-				if i+1 < len(line) && strings.IndexByte(" \t\r\n\v\f", line[i+1]) < 0 {
-					return nil, fmt.Errorf("closing quote must be followed by a space in %q", line)
-				}
-				done = true
-			case inSQ && ch == '\\' && i+1 < len(line) && line[i+1] == '\'':
-				i++
-				cur = append(cur, '\'')
-			case inDQ || inSQ:
-				cur = append(cur, ch)
-			case strings.IndexByte(" \n\r\t\x00", ch) >= 0:
-				done = true
-			case ch == '"':
-				inDQ = true
-			case ch == '\'':
-				inSQ = true
-			default:
-				cur = append(cur, ch)
-			}
-			if i < len(line) {
-				i++
-			}
-		}
-		args = append(args, string(cur))
+	args, ok := conv.SplitArgs(line)
+	if !ok {
+		return nil, fmt.Errorf("unbalanced quotes in %q", line)
 	}
+	return args, nil
 }
 
-func isHex(ch byte) bool { return strings.IndexByte("0123456789abcdefABCDEF", ch) >= 0 }
