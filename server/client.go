@@ -17,7 +17,6 @@ import (
 
 	"github.com/kvserver/kvserver/querybuf"
 	"github.com/kvserver/kvserver/resp"
-	"github.com/kvserver/kvserver/sds"
 )
 
 const (
@@ -44,9 +43,8 @@ type client struct {
 	// while it runs a batch; the cron TryLocks it to trim the buffers and skips a busy client.
 	mu sync.Mutex
 	// Guarded by mu.
-	*activeState            // nil while the client is parked with nothing half-parsed
-	qb           sds.String // private query buffer in the clients' arena: an unfinished line's bytes
-	qbPeak       int        // most bytes the private buffer held or reserved since the last cron visit
+	*activeState                  // nil while the client is parked with nothing half-parsed
+	qb           querybuf.Private // an unfinished line's bytes, in the clients' arena (clientBuffers)
 
 	// Owned by whoever serves the client.
 	db      int
@@ -64,9 +62,10 @@ type client struct {
 	sharedProto     atomic.Int32 // protocol version, for CLIENT LIST
 	killed          atomic.Bool
 	keyStats        command.KeyStats // keyspace_hits and _misses; single writer
-	qbufUsed        atomic.Int64     // bytes of an unfinished command held between reads
-	qbufCap         atomic.Int64     // size of the buffers holding them
-	argvMem         atomic.Int64     // bytes held by the argument arena
+	qbufUsed        atomic.Int64     // qbuf: an unfinished command's bytes not yet arguments (querybuf.Use)
+	qbufCap         atomic.Int64     // qbuf + qbuf-free
+	argvMem         atomic.Int64     // the rest of the input memory: arena, headers (qbufCap + argvMem = all)
+	argvLenSum      atomic.Int64     // argv-mem: the unfinished command's complete arguments
 	replyBufSize    atomic.Int64     // reply buffer held between batches
 	state           atomic.Uint32    // clientActive, clientParked or clientClosed
 	authenticated   atomic.Bool      // see auth.go; single writer
@@ -76,8 +75,9 @@ type client struct {
 // reach its fields through the embedding (c.w, c.scratch).
 type activeState struct {
 	parser     querybuf.Parser
-	plain      []byte // read buffer of a connection without an fd
-	readBuf    []byte // where the last read went: a shared buffer, the private one, a big argument
+	bufs       querybuf.Buffers // the server's clientBuffers, where parser's big arguments go
+	plain      []byte           // read buffer of a connection without an fd
+	readBuf    []byte           // where the last read went: a shared buffer, the private one, a big argument
 	readKind   readTarget
 	readPrefix int // private-buffer bytes a shared-buffer read left room for in front (readTargetLocked)
 	readN      int
@@ -99,9 +99,6 @@ type activeState struct {
 // state carries its server's big-argument buffers. It covers the clients that wake up together
 // on a busy server; beyond it a wake-up allocates, cheap next to its syscalls.
 const activePoolSize = 256
-
-// maxPooledArgvMem bounds the argument arena a recycled active state may keep.
-const maxPooledArgvMem = 64 << 10
 
 // attachActiveLocked gives the client an active state if it has none: from loop l's free list
 // (nil: the server's pool), or a new one.
@@ -125,7 +122,8 @@ func (c *client) attachActiveLocked(l *readinessLoop) {
 	// those of one without stay on the Go heap and are copied.
 	a.parser.SetBigBuffers(nil)
 	if c.fd >= 0 {
-		a.parser.SetBigBuffers(bigArgBuffers{c.srv})
+		a.bufs = c.srv.clientBuffers()
+		a.parser.SetBigBuffers(&a.bufs)
 	}
 	a.w.SetProto(int(c.sharedProto.Load()))
 	// Field by field, so that the context keeps its lock-index buffer from client to client.
@@ -144,10 +142,7 @@ func (c *client) detachActiveLocked(l *readinessLoop) bool {
 	if a.parser.MidCommand() || a.parser.PendingBytes() > 0 || a.parser.NumCommands() > 0 || a.parser.BigArgSize() > 0 || len(a.plain) > 0 || a.w.Len() > 0 {
 		return false
 	}
-	a.parser.Reset()
-	if a.parser.ArgvMem() > maxPooledArgvMem {
-		a.parser = querybuf.Parser{}
-	}
+	a.parser.Recycle() // a big command's arena is not passed on
 	a.w.SetBuffer(nil)
 	a.plain, a.readBuf, a.readErr, a.loop = nil, nil, nil, nil
 	a.closeAfterReply, a.nextCmd = false, 0

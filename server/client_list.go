@@ -20,7 +20,10 @@ func (c *client) infoLine(o *client) string {
 	if o == c {
 		cmd = "client|" + strings.ToLower(c.currentSubcommand())
 	}
-	qbuf, qbufFree := o.queryBufferUse()
+	qbuf, qbufFree, argvMem, totMem, rbs := o.queryBufferUse()
+	if o == c {
+		qbuf, qbufFree, argvMem, totMem, rbs = c.selfBufferUse()
+	}
 	flags := "N"
 	if o.conn == nil && o.peer.family == peerUnix {
 		flags = "U" // CLIENT_UNIX_SOCKET; N only when no flag is set
@@ -29,8 +32,8 @@ func (c *client) infoLine(o *client) string {
 		o.id, o.remoteAddr(), o.localAddr(), o.fdNumber(), o.getName(),
 		(now.UnixMilli()-o.created)/1000,
 		(now.UnixMilli()-o.lastInteraction.Load())/1000,
-		flags, o.sharedDB.Load(), qbuf, qbufFree, o.argvMem.Load(), o.replyBufSize.Load(),
-		o.totalMemory(), cmd, o.sharedProto.Load(),
+		flags, o.sharedDB.Load(), qbuf, qbufFree, argvMem, rbs,
+		totMem, cmd, o.sharedProto.Load(),
 		o.libName(), o.libVer(),
 		o.netIn.Load(), o.netOut.Load(), o.totCmds.Load())
 }
@@ -45,16 +48,30 @@ func (c *client) currentSubcommand() string {
 	return "list"
 }
 
-// queryBufferUse is what CLIENT LIST shows as qbuf and qbuf-free: the bytes of a partial
-// command kept between reads and the room left beside them; 0 and 0 for a client holding none.
-func (o *client) queryBufferUse() (used, free int64) {
-	used = o.qbufUsed.Load()
-	return used, o.qbufCap.Load() - used
+// queryBufferUse is what CLIENT LIST shows of another client's buffers, as published after its
+// last read (publishBufferUse), with Redis's meanings (querybuf.Use): qbuf, the bytes of an
+// unfinished command not yet arguments; qbuf-free, the room beside them; argv-mem, the
+// unfinished command's complete arguments; tot-mem, all the buffers held (input and replies);
+// rbs, the reply buffer.
+func (o *client) queryBufferUse() (qbuf, qbufFree, argvMem, totMem, rbs int64) {
+	qbuf = o.qbufUsed.Load()
+	return qbuf, o.qbufCap.Load() - qbuf, o.argvLenSum.Load(), o.totalMemory(), o.replyBufSize.Load()
 }
 
-// totalMemory approximates tot-mem: the buffers the client holds.
+// totalMemory is tot-mem as published: the buffers the client holds, input and replies
+// (mem_clients_normal sums it).
 func (o *client) totalMemory() int64 {
 	return o.qbufCap.Load() + o.argvMem.Load() + o.replyBufSize.Load()
+}
+
+// selfBufferUse is queryBufferUse for the client running CLIENT LIST or INFO itself, read live
+// (it holds its own lock): argv-mem is then the running command's arguments, as in Redis, and
+// qbuf what is held of a command after it. Redis's qbuf also counts the running command's own
+// bytes, still in its query buffer; kvserver's were copied out at parse time.
+func (c *client) selfBufferUse() (qbuf, qbufFree, argvMem, totMem, rbs int64) {
+	u := c.bufferUse()
+	rbs = int64(cap(c.w.Bytes()))
+	return int64(u.Qbuf), int64(u.QbufFree), int64(c.ctx.Args.LenSum()), int64(u.Mem) + rbs, rbs
 }
 
 // fdNumber is the connection's file descriptor, or -1.

@@ -5,7 +5,7 @@ import (
 	"syscall"
 	"unsafe"
 
-	"github.com/kvserver/kvserver/sds"
+	"github.com/kvserver/kvserver/querybuf"
 )
 
 // readTarget says where a read went.
@@ -53,32 +53,19 @@ func (c *client) readLocked() error {
 // into its own buffer; anyone else reads into a shared buffer — after room for the bytes its
 // private buffer holds, which consumeRead copies in front once data has come, so that a client
 // waiting in the middle of a command keeps exactly those bytes and no room reserved for a read.
-// A private buffer holding more than half a shared buffer (a long inline line) is read into
-// directly, with room for one read reserved exactly (raising the peak first, so the cron does
-// not trim what is about to be used).
+// A private buffer holding more than querybuf.MaxReadPrefix (a long inline line) is read into
+// directly, with room for one read reserved exactly.
 func (c *client) readTargetLocked() ([]byte, readTarget) {
 	if tail := c.parser.BigArgTail(); len(tail) > 0 {
 		return tail, readBig
 	}
-	c.readPrefix = 0
-	if !c.qb.IsNil() && c.qb.Len(c.srv.clientArena) <= maxReadPrefix {
-		c.readPrefix = c.qb.Len(c.srv.clientArena)
-		return c.getReadBuffer()[c.readPrefix:], readShared
+	bufs := c.srv.clientBuffers()
+	c.readPrefix = c.qb.Len(bufs)
+	if c.readPrefix > querybuf.MaxReadPrefix {
+		c.readPrefix = 0
+		return c.qb.ReadSpace(bufs, readBufferSize), readPrivate
 	}
-	if !c.qb.IsNil() {
-		a := c.srv.clientArena
-		if c.qb.Avail(a) < readBufferSize {
-			c.srv.clientArenaMu.Lock()
-			grown := c.qb.MakeRoomFor(a, readBufferSize, false)
-			c.srv.clientArenaMu.Unlock()
-			if !grown.IsNil() {
-				c.qb = grown
-			}
-		}
-		c.qbPeak = max(c.qbPeak, c.qb.Len(a)+readBufferSize)
-		return c.qb.Spare(a), readPrivate
-	}
-	return c.getReadBuffer(), readShared
+	return c.getReadBuffer()[c.readPrefix:], readShared
 }
 
 func (c *client) giveBackLocked(buf []byte, kind readTarget) {
@@ -102,10 +89,6 @@ func (c *client) putReadBuffer(b []byte) {
 		c.srv.readPool.Put(b)
 	}
 }
-
-// maxReadPrefix is the most private-buffer bytes a read into a shared buffer makes room for:
-// half of it, so that the read still has half a buffer.
-const maxReadPrefix = readBufferSize / 2
 
 // unsafeSliceBefore returns b extended by n bytes before its start, which must be part of the
 // same array (a shared buffer that readTargetLocked sliced n bytes in).
@@ -147,36 +130,14 @@ func (c *client) consumeRead() error {
 	case readBig:
 		return c.parser.BigArgAdvance(n)
 	case readShared:
-		buf := c.readBuf[:cap(c.readBuf)]
-		if c.readPrefix > 0 {
-			// The private buffer's bytes go in front of what was read (readTargetLocked).
-			buf = unsafeSliceBefore(c.readBuf, c.readPrefix)
-			copy(buf, c.qb.Bytes(c.srv.clientArena))
-			c.qb.SetLen(c.srv.clientArena, 0)
-		}
-		data := buf[:c.readPrefix+n]
-		consumed, err := c.parser.Parse(data)
-		if rest := data[consumed:]; len(rest) > 0 && err == nil {
-			c.keepTail(rest)
-		}
+		// The private buffer's bytes go in front of what was read (readTargetLocked).
+		buf := unsafeSliceBefore(c.readBuf, c.readPrefix)
+		err := c.qb.ParseShared(c.srv.clientBuffers(), &c.parser, buf, c.readPrefix, n)
 		c.putReadBuffer(buf)
 		c.readBuf = nil
 		return err
 	case readPrivate:
-		a := c.srv.clientArena
-		c.qb.SetLen(a, c.qb.Len(a)+n)
-		data := c.qb.Bytes(a)
-		consumed, err := c.parser.Parse(data)
-		c.qb.SetLen(a, copy(data, data[consumed:]))
-		if c.qb.Len(a) == 0 && c.parser.BigArgSize() > 0 {
-			// The staged start of a big argument went into its buffer, where the rest is read:
-			// the private buffer would sit empty until the cron's idle check.
-			c.srv.clientArenaMu.Lock()
-			c.qb.Free(a)
-			c.srv.clientArenaMu.Unlock()
-			c.qb = sds.String{}
-		}
-		return err
+		return c.qb.ParseRead(c.srv.clientBuffers(), &c.parser, n)
 	case readPlain:
 		data := c.plain[:len(c.plain)+n]
 		consumed, err := c.parser.Parse(data)
@@ -186,27 +147,6 @@ func (c *client) consumeRead() error {
 	return nil
 }
 
-// keepTail copies an unfinished line from a shared buffer into a new private buffer of exactly
-// its size (Redis's rule below 16 KiB: no greedy growth for a query buffer).
-func (c *client) keepTail(rest []byte) {
-	a := c.srv.clientArena
-	c.srv.clientArenaMu.Lock()
-	s := c.qb
-	if s.IsNil() {
-		s = sds.WithCapacity(a, len(rest))
-	} else {
-		s = s.MakeRoomFor(a, len(rest), false)
-	}
-	c.srv.clientArenaMu.Unlock()
-	if s.IsNil() {
-		return // out of memory: the next read fails the client's command, not the server
-	}
-	c.qb = s
-	copy(s.Spare(a), rest)
-	s.SetLen(a, s.Len(a)+len(rest))
-	c.qbPeak = max(c.qbPeak, s.Len(a))
-}
-
 // releaseBuffers gives back everything the client holds, when it closes.
 func (c *client) releaseBuffers() {
 	c.mu.Lock()
@@ -214,44 +154,40 @@ func (c *client) releaseBuffers() {
 	if c.activeState == nil {
 		c.attachActiveLocked(nil) // simplest: one path releases everything below
 	}
-	if !c.qb.IsNil() {
-		c.srv.clientArenaMu.Lock()
-		c.qb.Free(c.srv.clientArena)
-		c.srv.clientArenaMu.Unlock()
-		c.qb = sds.String{}
-	}
+	c.qb.Release(c.srv.clientBuffers())
 	c.parser.Reset()
 	c.plain = nil
 	c.w.SetBuffer(nil)
 	c.detachActiveLocked(nil)
 }
 
-// publishBufferUse stores the buffer sizes that CLIENT LIST and INFO read: qbuf is the bytes of
-// an unfinished command held between reads (the private buffer's contents and a big argument's
-// received part), qbuf-free the room left beside them.
+// publishBufferUse stores the buffer figures that CLIENT LIST and INFO read (bufferUse).
 func (c *client) publishBufferUse() {
-	a := c.srv.clientArena
-	if c.activeState == nil {
-		used, size := 0, 0
-		if !c.qb.IsNil() {
-			used, size = c.qb.Len(a), c.qb.Cap(a)
-		}
-		c.qbufUsed.Store(int64(used))
-		c.qbufCap.Store(int64(size))
-		c.argvMem.Store(0)
-		c.replyBufSize.Store(0)
-		return
+	u := c.bufferUse()
+	c.qbufUsed.Store(int64(u.Qbuf))
+	c.qbufCap.Store(int64(u.Qbuf + u.QbufFree))
+	c.argvMem.Store(int64(u.Mem - u.Qbuf - u.QbufFree))
+	c.argvLenSum.Store(int64(u.ArgvMem))
+	rbs := 0
+	if c.activeState != nil {
+		rbs = cap(c.w.Bytes())
 	}
-	used, size := len(c.plain), cap(c.plain)
-	if !c.qb.IsNil() {
-		used, size = c.qb.Len(a), c.qb.Cap(a)
+	c.replyBufSize.Store(int64(rbs))
+}
+
+// bufferUse is what the client holds for input (querybuf.Use: qbuf, qbuf-free, argv-mem and
+// the memory), with the read buffer of a connection without an fd counted as its private
+// buffer. The caller holds c.mu.
+func (c *client) bufferUse() querybuf.Use {
+	var p *querybuf.Parser
+	if c.activeState != nil {
+		p = &c.parser
 	}
-	if big := c.parser.BigArgSize(); big > 0 {
-		used += c.parser.BigArgGot()
-		size += big
+	u := c.qb.Use(c.srv.clientBuffers(), p)
+	if c.activeState != nil && c.plain != nil {
+		u.Qbuf += len(c.plain)
+		u.QbufFree += cap(c.plain) - len(c.plain)
+		u.Mem += cap(c.plain)
 	}
-	c.qbufUsed.Store(int64(used))
-	c.qbufCap.Store(int64(size))
-	c.argvMem.Store(int64(c.parser.ArgvMem() - c.parser.BigArgSize()))
-	c.replyBufSize.Store(int64(cap(c.w.Bytes())))
+	return u
 }

@@ -3,6 +3,8 @@ package server
 import (
 	"testing"
 	"unsafe"
+
+	"github.com/kvserver/kvserver/querybuf"
 )
 
 // TestIdleClientSize: a parked client with nothing half-parsed is its struct alone (issue 7
@@ -10,5 +12,9 @@ import (
 func TestIdleClientSize(t *testing.T) {
 	if size := unsafe.Sizeof(client{}); size > 256 {
 		t.Fatalf("client struct is %d bytes, over 256", size)
+	}
+	// Every client carries its private query buffer, held or not: a handle and the peak.
+	if size := unsafe.Sizeof(querybuf.Private{}); size > 8 {
+		t.Fatalf("querybuf.Private is %d bytes, over 8", size)
 	}
 }
