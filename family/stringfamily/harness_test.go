@@ -201,4 +201,3 @@ func splitArgs(line string) ([]string, error) {
 	}
 	return args, nil
 }
-
