@@ -289,6 +289,29 @@ func (p *Parser) Recycle() {
 	p.peakBuf, p.peakArgs, p.peakCmds, p.active = 0, 0, 0, false
 }
 
+// DropBigArena frees the arena buffers above 32 KiB once a batch has run and nothing is half
+// parsed: only a command bigger than a read fills one, and Redis frees a command's argv as soon
+// as it has run (freeClientArgv), so a client that sent one 47 KB command does not keep 47 KB
+// until it next goes idle. It costs three comparisons when there is nothing to drop.
+func (p *Parser) DropBigArena() {
+	if cap(p.buf) <= trimThreshold && 4*cap(p.argEnd) <= trimThreshold && 4*cap(p.cmdEnd) <= trimThreshold {
+		return
+	}
+	if p.MidCommand() || p.PendingBytes() > 0 || p.NumCommands() > 0 || len(p.buf) > 0 || len(p.argEnd) > 0 {
+		return
+	}
+	if cap(p.buf) > trimThreshold {
+		p.buf = nil
+	}
+	if 4*cap(p.argEnd) > trimThreshold {
+		p.argEnd = nil
+	}
+	if 4*cap(p.cmdEnd) > trimThreshold {
+		p.cmdEnd = nil
+	}
+	p.peakBuf, p.peakArgs, p.peakCmds = 0, 0, 0
+}
+
 func (p *Parser) notePeak() {
 	p.peakBuf = max(p.peakBuf, len(p.buf))
 	p.peakArgs = max(p.peakArgs, len(p.argEnd))

@@ -407,6 +407,7 @@ func (c *client) executeBatch(inline bool) (handoff bool) {
 		}
 	}
 	c.parser.ResetCommands()
+	c.parser.DropBigArena()
 	c.nextCmd = 0
 	return false
 }
