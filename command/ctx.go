@@ -52,8 +52,10 @@ type Ctx struct {
 	// Scratch is formatting room for handlers (integers, doubles): no allocation per reply.
 	Scratch [64]byte
 
-	locked []int    // shard indexes held for this command, ascending, no duplicates
-	keys   []KeyRef // the command's keys, found for locking (appendKeyShards)
+	locked     []int    // shard indexes held for this command, ascending, no duplicates
+	replyStart int      // the reply's length before the handler wrote (Recover drops the rest)
+	inHandler  bool     // a handler is running: a panic now is the pipeline's to recover
+	keys       []KeyRef // the command's keys, found for locking (appendKeyShards)
 }
 
 // Shard returns the shard that holds key. The pipeline has locked it for this command (in
@@ -82,16 +84,23 @@ func (ctx *Ctx) Locked() []int { return ctx.locked }
 // LookupRead is Redis's lookupKeyRead: a lookup of key in the selected database that counts
 // a keyspace hit or miss. sh must be key's shard (Shard).
 func (ctx *Ctx) LookupRead(sh *keyspace.Shard, key []byte) (alloc.Handle, bool) {
-	return ctx.LookupReadFlags(sh, key, 0)
+	h, ok := sh.LookupLocked(ctx.DB, key)
+	ctx.countLookup(ok)
+	return h, ok
 }
 
 // LookupReadFlags is LookupRead with lookup flags (keyspace.NoTouch …).
 func (ctx *Ctx) LookupReadFlags(sh *keyspace.Shard, key []byte, flags keyspace.LookupFlags) (alloc.Handle, bool) {
 	h, ok := sh.LookupFlagsLocked(ctx.DB, key, flags)
-	if ok {
+	ctx.countLookup(ok)
+	return h, ok
+}
+
+// countLookup counts a keyspace hit or miss (single writer: plain load and store).
+func (ctx *Ctx) countLookup(hit bool) {
+	if hit {
 		ctx.Stats.Hits.Store(ctx.Stats.Hits.Load() + 1)
 	} else {
 		ctx.Stats.Misses.Store(ctx.Stats.Misses.Load() + 1)
 	}
-	return h, ok
 }

@@ -53,6 +53,9 @@ func appendKeyShards(ctx *Ctx, dst []int) []int {
 	if cmd.First == 0 {
 		return dst
 	}
+	if cmd.First == cmd.Last && cmd.First < ctx.Args.Len() {
+		return append(dst, ctx.KS.ShardFor(ctx.Args.Arg(cmd.First))) // one key: GET, SET, INCR …
+	}
 	argc := ctx.Args.Len()
 	last := cmd.Last
 	if last < 0 {
@@ -86,6 +89,11 @@ func (p *Pipeline) lock(idx []int, inline bool) bool {
 
 // unlock releases the command's shards, in descending order, and forgets them.
 func (p *Pipeline) unlock(ctx *Ctx) {
+	if len(ctx.locked) == 1 {
+		p.KS.Shard(ctx.locked[0]).Unlock()
+		ctx.locked = ctx.locked[:0]
+		return
+	}
 	for j := len(ctx.locked) - 1; j >= 0; j-- {
 		p.KS.Shard(ctx.locked[j]).Unlock()
 	}

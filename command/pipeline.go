@@ -55,6 +55,11 @@ const (
 // Run runs ctx.Cmd with ctx.Args for conn, or answers lookupErr when the lookup found no
 // command (ctx.Cmd nil). inline says whether a readiness loop runs it: then the locks are only
 // tried.
+//
+// A panic in the handler leaves Run with the command's locks held: the caller defers Recover
+// around its series of Run calls — once per batch of pipelined commands rather than once per
+// command, because a deferred call costs as much as the pipeline's checks together — and Recover
+// releases them. Callers that run one command at a time use RunRecovered.
 func (p *Pipeline) Run(ctx *Ctx, conn Conn, lookupErr string, inline bool) Outcome {
 	cmd := ctx.Cmd
 	switch {
@@ -90,22 +95,43 @@ func (p *Pipeline) Run(ctx *Ctx, conn Conn, lookupErr string, inline bool) Outco
 	return Done
 }
 
-// call runs the handler and the hooks after it, and releases the locks however it ends.
+// call runs the handler and the hooks after it, then releases the locks. A panic skips the
+// release: Recover does it.
 func (p *Pipeline) call(ctx *Ctx) {
-	start := ctx.W.Len()
+	ctx.replyStart, ctx.inHandler = ctx.W.Len(), true
+	ctx.Cmd.Handler(ctx)
+	ctx.inHandler = false
+	p.afterCommand(ctx)
+	p.unlock(ctx)
+}
+
+// Recover is the pipeline's end of a handler's panic, for the caller's deferred function with
+// the value recover() returned: it poisons the shards of a write, replaces the partial reply by
+// an error naming the command, releases the locks, reports the panic (OnPanic) and returns
+// true. It returns false, touching nothing, for a panic that did not come from a handler run by
+// Run: the caller's own, which it handles as before.
+func (p *Pipeline) Recover(ctx *Ctx, r any) bool {
+	if !ctx.inHandler {
+		return false
+	}
+	ctx.inHandler = false
+	stack := p.recovered(ctx, r, ctx.replyStart)
+	p.unlock(ctx)
+	if p.OnPanic != nil {
+		p.OnPanic(ctx, r, stack)
+	}
+	return true
+}
+
+// RunRecovered is Run with its own deferred Recover, for callers that run one command at a
+// time (tests; later EXEC's queued commands may share one instead).
+func (p *Pipeline) RunRecovered(ctx *Ctx, conn Conn, lookupErr string, inline bool) (out Outcome) {
 	defer func() {
-		r := recover()
-		var stack []byte
-		if r != nil {
-			stack = p.recovered(ctx, r, start)
-		}
-		p.unlock(ctx)
-		if r != nil && p.OnPanic != nil {
-			p.OnPanic(ctx, r, stack)
+		if r := recover(); r != nil && !p.Recover(ctx, r) {
+			panic(r)
 		}
 	}()
-	ctx.Cmd.Handler(ctx)
-	p.afterCommand(ctx)
+	return p.Run(ctx, conn, lookupErr, inline)
 }
 
 // afterCommand is where the hooks after a command go, in Redis's call() order, as the issues

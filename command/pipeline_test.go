@@ -53,7 +53,7 @@ func (h *harness) run(conn Conn, inline bool, line string) (string, Outcome) {
 	cmd, errText := h.tab.Lookup(args)
 	h.ctx.Args, h.ctx.Cmd = args, cmd
 	h.w.Reset()
-	out := h.p.Run(h.ctx, conn, errText, inline)
+	out := h.p.RunRecovered(h.ctx, conn, errText, inline)
 	return string(h.w.Bytes()), out
 }
 

@@ -33,15 +33,24 @@ func String2ll[T Text](s T) (int64, bool) {
 		return 0, false
 	}
 	var v uint64
-	for ; i < len(s); i++ {
-		d := s[i] - '0'
-		if d > 9 {
-			return 0, false
+	if len(s)-i < 20 {
+		// At most 19 digits: below 10^19 < 2^64, so v cannot overflow — no check per digit
+		// on the path of every length line the parser reads.
+		for ; i < len(s); i++ {
+			d := s[i] - '0'
+			if d > 9 {
+				return 0, false
+			}
+			v = v*10 + uint64(d)
 		}
-		if v > (math.MaxUint64-uint64(d))/10 {
-			return 0, false
+	} else {
+		for ; i < len(s); i++ {
+			d := s[i] - '0'
+			if d > 9 || v > (math.MaxUint64-uint64(d))/10 {
+				return 0, false
+			}
+			v = v*10 + uint64(d)
 		}
-		v = v*10 + uint64(d)
 	}
 	if neg {
 		if v > 1<<63 {

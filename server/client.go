@@ -375,16 +375,40 @@ func (c *client) resume() serveAction {
 
 // executeBatch runs the parsed commands in order from nextCmd and then drops them. Inline, it
 // stops before a command that must not run on a loop, or when a part-way flush would block,
-// and reports true: a goroutine resumes from there.
+// and reports true: a goroutine resumes from there. A handler's panic, recovered by the
+// pipeline in runBatch's deferred function, ends that command with an error reply; the batch
+// goes on with the next one.
 func (c *client) executeBatch(inline bool) (handoff bool) {
+	for {
+		handoff, panicked := c.runBatch(inline)
+		if !panicked {
+			return handoff
+		}
+	}
+}
+
+// runBatch is executeBatch's loop under one deferred recovery (Pipeline.Recover) for the whole
+// batch: a deferred call per command would cost as much as the pipeline's checks.
+func (c *client) runBatch(inline bool) (handoff, panicked bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			if !c.srv.pipeline.Recover(&c.ctx, r) {
+				panic(r) // not a handler's: the connection's own recovery logs it and closes the client
+			}
+			c.db = c.ctx.DB
+			c.totCmds.Store(c.totCmds.Load() + 1)
+			c.nextCmd++
+			panicked = true
+		}
+	}()
 	for c.nextCmd < c.parser.NumCommands() {
 		args := c.parser.Command(c.nextCmd)
 		cmd, errText := c.srv.cmds.Lookup(args)
 		if inline && cmd != nil && !cmd.Inline {
-			return true
+			return true, false
 		}
 		if c.execute(cmd, errText, args, inline) == command.Handoff {
-			return true
+			return true, false
 		}
 		c.nextCmd++
 		if c.w.Len() > unauthReplyLimit {
@@ -398,7 +422,7 @@ func (c *client) executeBatch(inline bool) (handoff bool) {
 			case flushFailed:
 				c.closeAfterReply = true
 			case flushBlocked:
-				return true
+				return true, false
 			}
 			if c.closeAfterReply {
 				break
@@ -409,7 +433,7 @@ func (c *client) executeBatch(inline bool) (handoff bool) {
 	c.parser.ResetCommands()
 	c.parser.DropBigArena()
 	c.nextCmd = 0
-	return false
+	return false, false
 }
 
 // execute runs one command through the server's pipeline (command.Pipeline.Run: arity,

@@ -75,7 +75,18 @@ func TestHandlerPanic(t *testing.T) {
 	if r := b.Do("GET", healthy); r.Kind == '-' {
 		t.Errorf("GET after a read's panic: %s", formatReply(r, false))
 	}
-	if info := b.Do("INFO", "stats").Str; !strings.Contains(info, "command_panics:2\r\n") || !strings.Contains(info, "poisoned_shards:1\r\n") {
+	// In a pipeline, the commands after the one that panicked still run, in order.
+	b.Send(append(append(encodeCommand("KVTEST.READPANIC", healthy), encodeCommand("ECHO", "after")...), encodeCommand("PING")...))
+	if r := b.ReadReply(); !strings.HasPrefix(r.Str, "ERR internal error in 'kvtest.readpanic'") {
+		t.Fatalf("pipelined KVTEST.READPANIC: %s", formatReply(r, false))
+	}
+	if r := b.ReadReply(); r.Str != "after" {
+		t.Fatalf("the command after a panic in the same pipeline: %s", formatReply(r, false))
+	}
+	if r := b.ReadReply(); r.Str != "PONG" {
+		t.Fatalf("the second command after a panic in the same pipeline: %s", formatReply(r, false))
+	}
+	if info := b.Do("INFO", "stats").Str; !strings.Contains(info, "command_panics:3\r\n") || !strings.Contains(info, "poisoned_shards:1\r\n") {
 		t.Errorf("INFO after a read's panic:\n%s", info)
 	}
 	if !strings.Contains(srv.Output(), "panic in a command handler, recovered") {
