@@ -146,9 +146,12 @@ func (s *Shard) add(d *database, hash uint64, h alloc.Handle) error {
 }
 
 // ReplaceLocked stores record h as key in database db, adding the key or replacing (and
-// freeing) the record it had — Redis's setKey. h must be a new record, not the key's own. It reports whether a record was replaced. The
-// TTL index follows the new record's expire (a SET with KEEPTTL makes the new record with the
-// old expire). On error nothing changed and h still belongs to the caller.
+// freeing) the record it had — Redis's setKey. h must be a new record, not the key's own. It
+// reports whether a record was replaced. The TTL index follows the new record's expire (a SET
+// with KEEPTTL makes the new record with the old expire). A replaced record whose time had
+// passed counts in expired_keys, as Redis's lookupKeyWrite would have expired it first: a plain
+// SET need not look the key up before. On error nothing changed and h still belongs to the
+// caller.
 func (s *Shard) ReplaceLocked(db int, key []byte, h alloc.Handle) (replaced bool, err error) {
 	d := s.db(db)
 	hash := Hash(key)
@@ -163,6 +166,9 @@ func (s *Shard) ReplaceLocked(db int, key []byte, h alloc.Handle) (replaced bool
 	oldWhen, oldHas := object.Expire(s.arena, old)
 	newWhen, newHas := object.Expire(s.arena, h)
 	same := oldHas && newHas && oldWhen == newWhen
+	if oldHas && expired(oldWhen, s.ks.Now()) {
+		s.expiredKeys.Store(s.expiredKeys.Load() + 1)
+	}
 	if newHas && !same {
 		if err := d.expires.insert(ttlEntry{newWhen, hash}); err != nil {
 			return false, err

@@ -91,6 +91,10 @@ func setGenericCommand(ctx *command.Ctx, key, val []byte, flags int, expireAt in
 // flags refuses (done false); KEEPTTL keeps the key's expire. The key is looked up as Redis's
 // lookupKeyWrite: no hit or miss is counted.
 func opSet(ctx *command.Ctx, sh *keyspace.Shard, key, val []byte, flags int, expireAt int64) (done bool, err error) {
+	if flags&(setNX|setXX|setKeepTTL) == 0 {
+		// Nothing depends on the old value: setKey replaces it, expired or not, in one lookup.
+		return true, ctx.SetString(sh, key, val, expireAt)
+	}
 	h, found := sh.LookupLocked(ctx.DB, key)
 	if (flags&setNX != 0 && found) || (flags&setXX != 0 && !found) {
 		return false, nil
