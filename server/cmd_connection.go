@@ -291,7 +291,7 @@ func clientKillCommand(c *client, args querybuf.Args) {
 }
 
 func clientHelpCommand(c *client, args querybuf.Args) {
-	c.helpReply("CLIENT", []string{
+	command.ReplyHelp(&c.w, "CLIENT", []string{
 		"ID", "    Return the ID of the current connection.",
 		"INFO", "    Return information about the current client connection.",
 		"KILL <ip:port>", "    Kill connection made from <ip:port>.",
@@ -301,17 +301,6 @@ func clientHelpCommand(c *client, args querybuf.Args) {
 		"SETNAME <name>", "    Assign the name <name> to the current connection.",
 		"SETINFO <option> <value>", "    Set client meta attr. Options are: LIB-NAME, LIB-VER.",
 	})
-}
-
-// helpReply writes a HELP reply in Redis's shape: a title line, the lines, and the HELP line.
-func (c *client) helpReply(name string, lines []string) {
-	c.w.Array(len(lines) + 3)
-	c.w.Simple(name + " <subcommand> [<arg> [value] [opt] ...]. Subcommands are:")
-	for _, l := range lines {
-		c.w.Simple(l)
-	}
-	c.w.Simple("HELP")
-	c.w.Simple("    Prints this help.")
 }
 
 // wrongArgs answers Redis's arity error for a command that checks its own argument count.

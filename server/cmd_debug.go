@@ -51,7 +51,7 @@ func (s *Server) debugAllowed(c *client) bool {
 	case "yes":
 		return true
 	case "local":
-		return c.isLocal()
+		return c.IsLocal()
 	}
 	return false
 }
@@ -69,7 +69,7 @@ func debugCommand(c *client, args querybuf.Args) {
 	sub, n := args.Arg(1), args.Len()
 	switch {
 	case conv.EqFold(sub, "help") && n == 2:
-		c.helpReply("DEBUG", []string{
+		command.ReplyHelp(&c.w, "DEBUG", []string{
 			"LOG <message>",
 			"    Write <message> to the server log.",
 			"OBJECT <key>",
@@ -106,7 +106,7 @@ func debugCommand(c *client, args querybuf.Args) {
 	case conv.EqFold(sub, "object") && n == 3:
 		c.debugObject(args.Arg(2))
 	default:
-		c.subcommandSyntaxError(args)
+		command.ReplySubcommandSyntaxError(&c.w, args)
 	}
 }
 

@@ -1,9 +1,7 @@
 package server
 
 import (
-	"fmt"
 	"github.com/kvserver/kvserver/command"
-	"strings"
 
 	"go.uber.org/zap"
 
@@ -12,65 +10,12 @@ import (
 	"github.com/kvserver/kvserver/replyerr"
 )
 
-// serverCommands are the @server family (less CONFIG and INFO, which have files of their own).
+// serverCommands is SHUTDOWN: the server's own life. The rest of the @server family is in
+// family/serverfamily, INFO in its file, DEBUG in its.
 func serverCommands() []*command.Command {
 	return []*command.Command{
-		{Name: "time", Handler: clientCommand(timeCommand)},
 		{Name: "shutdown", Handler: clientCommand(shutdownCommand)},
-		{Name: "command", Handler: clientCommand(commandCommand), Subcommands: []*command.Command{
-			{Name: "count", Handler: clientCommand(commandCountCommand)},
-			{Name: "info", Handler: clientCommand(commandInfoCommand)},
-			{Name: "list", Handler: clientCommand(commandListCommand)},
-			{Name: "docs", Handler: clientCommand(commandDocsCommand)},
-			{Name: "getkeys", Handler: clientCommand(commandGetKeysCommand)},
-			{Name: "getkeysandflags", Handler: clientCommand(commandGetKeysAndFlagsCommand)},
-			{Name: "help", Handler: clientCommand(commandHelpCommand)},
-		}},
-		{Name: "function", Subcommands: []*command.Command{
-			{Name: "flush", Handler: clientCommand(functionFlushCommand)},
-		}},
-		{Name: "script", Subcommands: []*command.Command{
-			{Name: "flush", Handler: clientCommand(scriptFlushCommand)},
-		}},
 	}
-}
-
-// okCommand answers OK.
-func okCommand(c *client, args querybuf.Args) { c.w.OK() }
-
-// functionFlushCommand: FUNCTION FLUSH [ASYNC|SYNC] — there are no functions to flush.
-func functionFlushCommand(c *client, args querybuf.Args) {
-	c.flushScripts(args, "ERR FUNCTION FLUSH only supports SYNC|ASYNC option")
-}
-
-// scriptFlushCommand: SCRIPT FLUSH [ASYNC|SYNC] — there are no scripts to flush.
-func scriptFlushCommand(c *client, args querybuf.Args) {
-	c.flushScripts(args, "ERR SCRIPT FLUSH only support SYNC|ASYNC option")
-}
-
-func (c *client) flushScripts(args querybuf.Args, badOption string) {
-	switch {
-	case args.Len() > 3:
-		c.subcommandSyntaxError(args)
-	case args.Len() == 3 && !conv.EqFold(args.Arg(2), "sync") && !conv.EqFold(args.Arg(2), "async"):
-		c.w.Error(badOption)
-	default:
-		c.w.OK()
-	}
-}
-
-// subcommandSyntaxError is Redis's addReplySubcommandSyntaxError, for a subcommand a handler
-// does not know or whose arguments it cannot take.
-func (c *client) subcommandSyntaxError(args querybuf.Args) {
-	c.w.Error(fmt.Sprintf("ERR unknown subcommand or wrong number of arguments for '%.128s'. Try %s HELP.",
-		args.Arg(1), strings.ToUpper(string(args.Arg(0)))))
-}
-
-func timeCommand(c *client, args querybuf.Args) {
-	now := c.srv.now()
-	c.w.Array(2)
-	c.w.BulkInt(now.Unix())
-	c.w.BulkInt(int64(now.Nanosecond() / 1000))
 }
 
 // shutdownCommand: SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE] [ABORT]. There is no replica to wait
@@ -112,11 +57,4 @@ func shutdownCommand(c *client, args querybuf.Args) {
 	c.srv.log.Info("User requested shutdown...", zap.Int64("client", c.id))
 	c.closeAfterReply = true
 	go c.srv.Shutdown()
-}
-
-func truncate(s string, n int) string {
-	if len(s) > n {
-		return s[:n]
-	}
-	return s
 }

@@ -3,21 +3,22 @@ package server
 import (
 	"github.com/kvserver/kvserver/command"
 	"github.com/kvserver/kvserver/family/keyfamily"
+	"github.com/kvserver/kvserver/family/serverfamily"
 	"github.com/kvserver/kvserver/family/stringfamily"
 	"github.com/kvserver/kvserver/querybuf"
 )
 
-// commandFamilies lists every family's rows; command.New joins them into the table. The string
-// and keyspace families live in their own packages (family/…); the commands about connections
-// and the server itself (CLIENT, HELLO, CONFIG, INFO, DEBUG, COMMAND …) stay here, beside the
-// clients they act on.
+// commandFamilies lists every family's rows; command.New joins them into the table. The
+// families live in their own packages (family/…); the commands about connections (CLIENT,
+// HELLO, AUTH, SELECT …) and the server's life (SHUTDOWN, INFO, DEBUG) stay here, beside the
+// clients and loops they act on.
 func (s *Server) commandFamilies() [][]*command.Command {
 	return [][]*command.Command{
 		connectionCommands(),
 		stringfamily.Commands(),
 		keyfamily.Commands(),
 		serverCommands(),
-		configCommands(),
+		serverfamily.Commands(serverHost{s}),
 		infoCommands(),
 		authCommands(),
 		debugCommands(),

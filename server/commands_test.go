@@ -61,7 +61,7 @@ func TestDuplicateCommandPanics(t *testing.T) {
 			t.Fatal("a duplicate row did not panic")
 		}
 	}()
-	command.New([]*command.Command{{Name: "x", Arity: 1, Handler: clientCommand(okCommand)}}, []*command.Command{{Name: "X", Arity: 1, Handler: clientCommand(okCommand)}})
+	command.New([]*command.Command{{Name: "x", Arity: 1, Handler: func(*command.Ctx) {}}}, []*command.Command{{Name: "X", Arity: 1, Handler: func(*command.Ctx) {}}})
 }
 
 func parsedArgs(t *testing.T, line string) querybuf.Args {

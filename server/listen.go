@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/kvserver/kvserver/replyerr"
 	"net"
 	"net/netip"
 	"os"
@@ -104,7 +105,7 @@ func (s *Server) listenToPort(port int, bind []string, old []*listener) (lns, un
 			opened = append(opened, ln)
 			continue
 		}
-		s.log.Warn(fmt.Sprintf("Warning: Could not create server TCP listening socket %s:%d: %s", addr, port, errnoText(err)))
+		s.log.Warn(fmt.Sprintf("Warning: Could not create server TCP listening socket %s:%d: %s", addr, port, replyerr.Strerror(err)))
 		var errno unix.Errno
 		errors.As(err, &errno)
 		if errno == unix.EADDRNOTAVAIL && optional {
@@ -396,7 +397,7 @@ func (s *Server) closeListenersLocked() {
 		ln.close()
 		s.log.Info("Removing the unix socket file.")
 		if err := os.Remove(ln.addr); err != nil {
-			s.log.Warn("Error removing the unix socket file: " + errnoText(err))
+			s.log.Warn("Error removing the unix socket file: " + replyerr.Strerror(err))
 		}
 		st.mu.unixSock = nil
 	}

@@ -32,16 +32,3 @@ func getDBIndex(ctx *command.Ctx, arg []byte) (int, error) {
 	}
 	return db, nil
 }
-
-// addReplyHelp is Redis's addReplyHelp: the command's subcommands, one status line each,
-// then HELP's own two lines.
-func addReplyHelp(ctx *command.Ctx, name string, lines []string) {
-	w := ctx.W
-	w.Array(len(lines) + 3)
-	w.Simple(name + " <subcommand> [<arg> [value] [opt] ...]. Subcommands are:")
-	for _, l := range lines {
-		w.Simple(l)
-	}
-	w.Simple("HELP")
-	w.Simple("    Prints this help.")
-}

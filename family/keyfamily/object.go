@@ -119,7 +119,7 @@ func Refcount(ctx *command.Ctx, a *alloc.Arena, h alloc.Handle) int64 {
 
 // objectHelpCommand: OBJECT HELP.
 func objectHelpCommand(ctx *command.Ctx) {
-	addReplyHelp(ctx, "OBJECT", []string{
+	command.ReplyHelp(ctx.W, "OBJECT", []string{
 		"ENCODING <key>",
 		"    Return the kind of internal representation used in order to store the value",
 		"    associated with a <key>.",

@@ -1,4 +1,4 @@
-package server
+package serverfamily
 
 import (
 	"github.com/kvserver/kvserver/command"
@@ -12,76 +12,78 @@ import (
 // is found by its new name and keeps its own in the replies, as in Redis (cmd->fullname).
 
 // commandCommand: COMMAND — every command's COMMAND INFO entry.
-func commandCommand(c *client, args querybuf.Args) {
-	if args.Len() > 1 {
-		c.w.Error("unknown subcommand '" + truncate(string(args.Arg(1)), 128) + "'. Try COMMAND HELP.")
+func (f family) commandCommand(ctx *command.Ctx) {
+	if ctx.Args.Len() > 1 {
+		ctx.W.Error("unknown subcommand '" + cut(string(ctx.Args.Arg(1)), 128) + "'. Try COMMAND HELP.")
 		return
 	}
-	command.WriteCommandInfos(&c.w, c.srv.cmds.Metas())
+	command.WriteCommandInfos(ctx.W, f.h.Commands().Metas())
 }
 
 // commandCountCommand: COMMAND COUNT.
-func commandCountCommand(c *client, args querybuf.Args) {
-	c.w.Int(int64(c.srv.cmds.Count()))
+func (f family) commandCountCommand(ctx *command.Ctx) {
+	ctx.W.Int(int64(f.h.Commands().Count()))
 }
 
 // commandInfoCommand: COMMAND INFO [name ...] — every command, or an entry per name: a null
 // for an unknown one; "a|b" names a subcommand.
-func commandInfoCommand(c *client, args querybuf.Args) {
+func (f family) commandInfoCommand(ctx *command.Ctx) {
+	t, args := f.h.Commands(), ctx.Args
 	if args.Len() == 2 {
-		command.WriteCommandInfos(&c.w, c.srv.cmds.Metas())
+		command.WriteCommandInfos(ctx.W, t.Metas())
 		return
 	}
-	c.w.Array(args.Len() - 2)
+	ctx.W.Array(args.Len() - 2)
 	for i := 2; i < args.Len(); i++ {
-		if cmd := c.srv.cmds.ByFullName(string(args.Arg(i))); cmd != nil {
-			command.WriteCommandInfo(&c.w, cmd.Meta)
+		if cmd := t.ByFullName(string(args.Arg(i))); cmd != nil {
+			command.WriteCommandInfo(ctx.W, cmd.Meta)
 		} else {
-			command.WriteCommandInfo(&c.w, nil)
+			command.WriteCommandInfo(ctx.W, nil)
 		}
 	}
 }
 
 // commandDocsCommand: COMMAND DOCS [name ...] — a map from full name to documentation for
 // every command, or for the named ones that exist (unknown names are left out).
-func commandDocsCommand(c *client, args querybuf.Args) {
+func (f family) commandDocsCommand(ctx *command.Ctx) {
+	t, args := f.h.Commands(), ctx.Args
 	if args.Len() == 2 {
-		command.WriteCommandDocsMap(&c.w, c.srv.cmds.Metas())
+		command.WriteCommandDocsMap(ctx.W, t.Metas())
 		return
 	}
 	var found []*command.Meta
 	for i := 2; i < args.Len(); i++ {
-		if cmd := c.srv.cmds.ByFullName(string(args.Arg(i))); cmd != nil {
+		if cmd := t.ByFullName(string(args.Arg(i))); cmd != nil {
 			found = append(found, cmd.Meta)
 		}
 	}
-	command.WriteCommandDocsMap(&c.w, found)
+	command.WriteCommandDocsMap(ctx.W, found)
 }
 
 // commandListCommand: COMMAND LIST [FILTERBY MODULE name|ACLCAT category|PATTERN pattern] —
 // the full names of the commands and their subcommands.
-func commandListCommand(c *client, args querybuf.Args) {
-	f, ok := command.ParseListFilter(args, 2)
+func (f family) commandListCommand(ctx *command.Ctx) {
+	filter, ok := command.ParseListFilter(ctx.Args, 2)
 	if !ok {
-		c.w.Error(replyerr.Syntax.Error())
+		ctx.W.Error(replyerr.Syntax.Error())
 		return
 	}
-	command.WriteCommandList(&c.w, c.srv.cmds.Metas(), f)
+	command.WriteCommandList(ctx.W, f.h.Commands().Metas(), filter)
 }
 
 // commandGetKeysCommand: COMMAND GETKEYS command [arg ...] — the keys of a full command line.
-func commandGetKeysCommand(c *client, args querybuf.Args) {
-	command.WriteCommandGetKeys(&c.w, getKeysTarget(c.srv.cmds, args), args, 2, false)
+func (f family) commandGetKeysCommand(ctx *command.Ctx) {
+	command.WriteCommandGetKeys(ctx.W, getKeysTarget(f.h.Commands(), ctx.Args), ctx.Args, 2, false)
 }
 
 // commandGetKeysAndFlagsCommand: COMMAND GETKEYSANDFLAGS command [arg ...] — the keys of a
 // full command line, each with its key spec's flags.
-func commandGetKeysAndFlagsCommand(c *client, args querybuf.Args) {
-	command.WriteCommandGetKeys(&c.w, getKeysTarget(c.srv.cmds, args), args, 2, true)
+func (f family) commandGetKeysAndFlagsCommand(ctx *command.Ctx) {
+	command.WriteCommandGetKeys(ctx.W, getKeysTarget(f.h.Commands(), ctx.Args), ctx.Args, 2, true)
 }
 
-func commandHelpCommand(c *client, args querybuf.Args) {
-	c.helpReply("COMMAND", []string{
+func commandHelpCommand(ctx *command.Ctx) {
+	command.ReplyHelp(ctx.W, "COMMAND", []string{
 		"(no subcommand)", "    Return details about all Redis commands.",
 		"COUNT", "    Return the total number of commands in this Redis server.",
 		"LIST", "    Return a list of all commands in this Redis server.",
@@ -103,4 +105,12 @@ func getKeysTarget(t *command.Table, args querybuf.Args) *command.Meta {
 		return cmd.Meta
 	}
 	return nil
+}
+
+// cut is s cut at n bytes (Redis's %.128s).
+func cut(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
 }

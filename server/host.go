@@ -1,0 +1,29 @@
+package server
+
+import (
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/kvserver/kvserver/command"
+)
+
+// serverHost is the server as the families outside this package see it
+// (serverfamily.Host): its table, configuration file, statistics, clock, logger and
+// descriptor limit.
+type serverHost struct{ s *Server }
+
+func (h serverHost) Commands() *command.Table { return h.s.cmds }
+func (h serverHost) ConfigFile() string       { return h.s.configFile }
+func (h serverHost) ResetStats()              { h.s.resetStats() }
+func (h serverHost) Now() time.Time           { return h.s.now() }
+func (h serverHost) Log() *zap.Logger         { return h.s.log }
+
+// MaxClientsRefusal tries to raise the descriptor limit for maxclients clients (Redis's
+// updateMaxclients) and returns why it cannot serve them, or "".
+func (h serverHost) MaxClientsRefusal(maxclients int64) string {
+	if allowed, _, _ := openFilesLimit(maxclients); allowed < maxclients {
+		return errMaxClientsOS(allowed)
+	}
+	return ""
+}
