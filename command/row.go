@@ -124,8 +124,9 @@ type Command struct {
 	// keysFromSpecs: the pipeline finds the keys to lock by Meta's key specs (GetKeys), as
 	// COMMAND GETKEYS does; false for rows Redis has not, which use First/Last/Step.
 	keysFromSpecs bool
-	movableKeys   bool // Redis's movablekeys flag: the keys are found by GetKeys
-	IsDebug       bool // DEBUG: allowed by enable-debug-command only
+	movableKeys   bool   // Redis's movablekeys flag: the keys are found by GetKeys
+	IsDebug       bool   // DEBUG: allowed by enable-debug-command only
+	typedName     string // the name clients type: Name, or rename-command's ("" when removed)
 	subs          map[string]*Command
 	parent        *Command
 	catsFinal     Cats

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/kvserver/kvserver/conv"
 	"github.com/kvserver/kvserver/querybuf"
 )
 
@@ -29,6 +30,7 @@ func New(families ...[]*Command) *Table {
 				panic("command: registered twice: " + cmd.Name)
 			}
 			t.byName[cmd.Name] = cmd
+			cmd.typedName = cmd.Name
 			t.sorted = append(t.sorted, cmd)
 		}
 	}
@@ -74,6 +76,7 @@ func (t *Table) Rename(oldName, newName string) error {
 		}
 	}
 	delete(t.byName, oldName)
+	cmd.typedName = newName
 	if newName != "" {
 		t.byName[newName] = cmd
 		return nil
@@ -100,6 +103,18 @@ func lookupFold(m map[string]*Command, name []byte) *Command {
 		buf[i] = ch
 	}
 	return m[string(buf[:len(name)])]
+}
+
+// LookupAfter is Lookup for a command line that may repeat the one before it, whose row is
+// last (or nil): a pipelined batch usually sends one command many times, and comparing the
+// name with last's costs a few bytes' compare where the map costs a hash. Only a top-level row
+// without subcommands is taken from last; any other line is looked up.
+func (t *Table) LookupAfter(args querybuf.Args, last *Command) (*Command, string) {
+	if last != nil && last.subs == nil && last.parent == nil && last.typedName != "" &&
+		conv.EqFold(args.Arg(0), last.typedName) {
+		return last, ""
+	}
+	return t.Lookup(args)
 }
 
 // Lookup returns the row for a command line (resolving a subcommand), or nil and the error

@@ -403,7 +403,7 @@ func (c *client) runBatch(inline bool) (handoff, panicked bool) {
 	}()
 	for c.nextCmd < c.parser.NumCommands() {
 		args := c.parser.Command(c.nextCmd)
-		cmd, errText := c.srv.cmds.Lookup(args)
+		cmd, errText := c.srv.cmds.LookupAfter(args, c.lastCmd.Load())
 		if inline && cmd != nil && !cmd.Inline {
 			return true, false
 		}
@@ -443,8 +443,10 @@ func (c *client) runBatch(inline bool) (handoff, panicked bool) {
 func (c *client) execute(cmd *command.Command, errText string, args querybuf.Args, inline bool) command.Outcome {
 	ctx := &c.ctx
 	ctx.Args, ctx.Cmd, ctx.DB = args, cmd, c.db
-	if cmd != nil {
-		c.lastCmd.Store(cmd) // as Redis's c->lastcmd, set at lookup: CLIENT LIST shows a running command
+	if cmd != nil && c.lastCmd.Load() != cmd {
+		// As Redis's c->lastcmd, set at lookup: CLIENT LIST shows a running command. Stored only
+		// when it changes: an atomic store is a fence, and a pipeline repeats one command.
+		c.lastCmd.Store(cmd)
 	}
 	if c.srv.pipeline.Run(ctx, c, errText, inline) == command.Handoff {
 		return command.Handoff
