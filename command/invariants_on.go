@@ -16,8 +16,5 @@ func (ctx *Ctx) checkLocked(i int) {
 			return
 		}
 	}
-	if ctx.Cmd != nil && ctx.Cmd.Locking == LockSelf {
-		return
-	}
 	panic("command: " + ctx.Cmd.FullName + " reached a shard the pipeline did not lock")
 }

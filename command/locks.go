@@ -14,7 +14,7 @@ import (
 func (p *Pipeline) shardsOf(ctx *Ctx, dst []int) []int {
 	cmd := ctx.Cmd
 	switch cmd.Locking {
-	case LockNone, LockSelf:
+	case LockNone:
 		return dst
 	case LockAll:
 		for i := range p.KS.NumShards() {

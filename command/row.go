@@ -94,9 +94,6 @@ const (
 	// LockFunc locks the shards the row's Shards function picks from the arguments (SCAN: the
 	// shard its cursor is in; RANDOMKEY: one shard chosen at random).
 	LockFunc
-	// LockSelf is for handlers that take their own locks: the ones not moved onto the pipeline
-	// yet. A panic in such a handler cannot be unlocked by the pipeline.
-	LockSelf
 )
 
 // Command is one row of the command table: what Redis's commands/*.json say of a command,

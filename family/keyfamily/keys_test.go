@@ -20,8 +20,6 @@ func TestRows(t *testing.T) {
 				t.Errorf("%s: no handler", r.Name)
 			case (r.Locking == command.LockFunc) != (r.Shards != nil):
 				t.Errorf("%s: Locking %d with Shards %v", r.Name, r.Locking, r.Shards != nil)
-			case r.Locking == command.LockSelf:
-				t.Errorf("%s: LockSelf", r.Name)
 			}
 		}
 	}
