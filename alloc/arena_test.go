@@ -227,9 +227,9 @@ func TestCloseFreesLargeObjects(t *testing.T) {
 	}
 }
 
-func TestGoRuntimeInUse(t *testing.T) {
-	if n := GoRuntimeInUse(); n < 64<<10 || n > 1<<40 {
-		t.Fatalf("GoRuntimeInUse = %d, not plausible", n)
+func TestGoRuntimeLive(t *testing.T) {
+	if n := GoRuntimeLive(); n < 64<<10 || n > 1<<40 {
+		t.Fatalf("GoRuntimeLive = %d, not plausible", n)
 	}
 }
 

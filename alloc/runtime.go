@@ -2,22 +2,22 @@ package alloc
 
 import "runtime/metrics"
 
-// runtimeSamples are the runtime/metrics read by GoRuntimeInUse. Reading them is cheap and does
+// liveSampleNames are the runtime/metrics GoRuntimeLive reads. Reading them is cheap and does
 // not stop the world (unlike runtime.ReadMemStats), but still belongs to the cron, not to a
 // command path.
-var runtimeSampleNames = [...]string{
-	"/memory/classes/heap/objects:bytes", // live and not yet swept objects
-	"/memory/classes/heap/unused:bytes",  // free space inside in-use heap spans
-	"/memory/classes/heap/stacks:bytes",  // goroutine stacks
-	"/memory/classes/os-stacks:bytes",    // stacks of threads the OS gave
+var liveSampleNames = [...]string{
+	"/gc/heap/live:bytes",               // heap marked live by the last GC
+	"/memory/classes/heap/stacks:bytes", // goroutine stacks
+	"/memory/classes/os-stacks:bytes",   // stacks of threads the OS gave
 }
 
-// GoRuntimeInUse is the memory the Go runtime holds for the process's own Go objects: heap in
-// use (objects and the free space of their spans) and stacks. used_memory is the sum of the
-// arenas' Used and this.
-func GoRuntimeInUse() int64 {
-	samples := make([]metrics.Sample, len(runtimeSampleNames))
-	for i, name := range runtimeSampleNames {
+// GoRuntimeLive is the Go runtime's part of used_memory (the sum of the arenas' Used and
+// this): the heap the last collection found live, and stacks. Garbage awaiting collection is
+// left out, so that used_memory — and eviction, which keeps it under maxmemory — does not rise
+// and fall with each GC cycle.
+func GoRuntimeLive() int64 {
+	samples := make([]metrics.Sample, len(liveSampleNames))
+	for i, name := range liveSampleNames {
 		samples[i].Name = name
 	}
 	metrics.Read(samples)

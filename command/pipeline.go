@@ -5,6 +5,7 @@ import (
 	"runtime/debug"
 	"sync/atomic"
 
+	"github.com/kvserver/kvserver/evict"
 	"github.com/kvserver/kvserver/keyspace"
 	"github.com/kvserver/kvserver/replyerr"
 )
@@ -24,18 +25,16 @@ const (
 // released, the client answered, and the shards it was writing poisoned.
 type Pipeline struct {
 	KS *keyspace.Keyspace
+	// Evictor keeps used memory under maxmemory (nil: no limit). Before a command takes its
+	// locks, while over the limit, keys are evicted; when nothing more can be, a denyoom
+	// command is refused and reads go on (Redis's processCommand).
+	Evictor *evict.Evictor
 	// OnPanic, when set, is told of each recovered panic (after the locks are released), to log
 	// it; the pipeline counts them itself (Panics).
 	OnPanic func(ctx *Ctx, r any, stack []byte)
 
-	overMaxmemory atomic.Bool  // see SetOverMaxmemory
-	panics        atomic.Int64 // recovered handler panics
+	panics atomic.Int64 // recovered handler panics
 }
-
-// SetOverMaxmemory records whether used memory is over maxmemory with nothing left to evict:
-// while it is, denyoom commands are refused with Redis's OOM error and reads go on. The memory
-// limit's code sets it; the hot path reads one atomic.
-func (p *Pipeline) SetOverMaxmemory(over bool) { p.overMaxmemory.Store(over) }
 
 // Panics counts the handler panics recovered so far.
 func (p *Pipeline) Panics() int64 { return p.panics.Load() }
@@ -75,7 +74,7 @@ func (p *Pipeline) Run(ctx *Ctx, conn Conn, lookupErr string, inline bool) Outco
 	case cmd.Flags&NoAuth == 0 && conn.AuthRequired():
 		ctx.W.Error(replyerr.NoAuth.Error())
 		return Done
-	case cmd.Flags&DenyOOM != 0 && p.overMaxmemory.Load():
+	case p.Evictor.Over() && p.Evictor.Perform() == evict.Fail && cmd.Flags&DenyOOM != 0:
 		ctx.W.Error(replyerr.OOM.Error())
 		return Done
 	}

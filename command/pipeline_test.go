@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kvserver/kvserver/evict"
 	"github.com/kvserver/kvserver/keyspace"
 	"github.com/kvserver/kvserver/querybuf"
 	"github.com/kvserver/kvserver/replyerr"
@@ -119,14 +120,16 @@ func TestPipelineChecks(t *testing.T) {
 	if ran != 1 {
 		t.Errorf("handler ran %d times, want 1", ran)
 	}
-	h.p.SetOverMaxmemory(true)
+	// Over maxmemory under noeviction (every key counts 1 MB here): nothing can be evicted.
+	h.p.Evictor = evict.New(h.p.KS, func() int64 { return 1 << 20 })
+	h.p.Evictor.Configure(evict.Settings{MaxMemory: 1, Policy: evict.NoEviction})
 	if got, _ := h.run(open, false, "big k"); got != "-"+replyerr.OOM.Error()+"\r\n" {
 		t.Errorf("denyoom over maxmemory: %q", got)
 	}
 	if got, _ := h.run(open, false, "touchy k"); got != ":2\r\n" {
 		t.Errorf("a read over maxmemory: %q", got)
 	}
-	h.p.SetOverMaxmemory(false)
+	h.p.Evictor = nil
 	h.allUnlocked()
 }
 

@@ -12,7 +12,8 @@ import (
 var serverFlags = []string{
 	"port", "bind", "unixsocket", "unixsocketperm", "protected-mode", "requirepass", "maxclients",
 	"timeout", "tcp-keepalive", "databases", "hz", "proto-max-bulk-len", "client-query-buffer-limit",
-	"maxmemory", "loglevel", "logfile", "log-format", "pidfile", "dir",
+	"maxmemory", "maxmemory-policy", "maxmemory-samples", "maxmemory-eviction-tenacity",
+	"lfu-log-factor", "lfu-decay-time", "loglevel", "logfile", "log-format", "pidfile", "dir",
 	"enable-debug-command", "enable-protected-configs", "shutdown-timeout",
 }
 

@@ -41,30 +41,35 @@ type DirectiveSupport struct {
 
 // acted lists the directives the server acts on, each with what it does.
 var acted = map[string]string{
-	"port":                      "TCP port to accept connections on (0: no TCP listener)",
-	"bind":                      "addresses to listen on; a leading '-' marks one that may be unavailable",
-	"unixsocket":                "path of a Unix socket to accept connections on",
-	"unixsocketperm":            "permissions of the Unix socket (octal)",
-	"protected-mode":            "refuse non-loopback clients while no password is set",
-	"requirepass":               "password clients must AUTH with",
-	"maxclients":                "maximum number of connected clients",
-	"timeout":                   "close a client idle for this many seconds (0: never)",
-	"tcp-keepalive":             "TCP keep-alive period of client connections, in seconds (0: off)",
-	"databases":                 "number of databases",
-	"hz":                        "background tasks per second (1-500)",
-	"proto-max-bulk-len":        "maximum size of one bulk string argument",
-	"client-query-buffer-limit": "maximum size of a client's query buffer",
-	"maxmemory":                 "memory limit; only 0 (no limit) until the memory-limit work lands",
-	"loglevel":                  "log verbosity: " + enumList(loglevelEnum),
-	"logfile":                   "log file (empty: standard output)",
-	"log-format":                "log line format: legacy (Redis's), logfmt or json",
-	"pidfile":                   "file to write the process id to",
-	"dir":                       "working directory; relative paths are taken from it",
-	"enable-debug-command":      "who may run DEBUG: no, yes or local (loopback and Unix socket clients)",
-	"enable-protected-configs":  "who may CONFIG SET dir and dbfilename: no, yes or local",
-	"shutdown-timeout":          "seconds a shutdown waits for running commands before the process exits",
-	"include":                   "read another configuration file (or every file a glob matches)",
-	"rename-command":            "rename a command, or disable it with \"\" (configuration file only)",
+	"port":                        "TCP port to accept connections on (0: no TCP listener)",
+	"bind":                        "addresses to listen on; a leading '-' marks one that may be unavailable",
+	"unixsocket":                  "path of a Unix socket to accept connections on",
+	"unixsocketperm":              "permissions of the Unix socket (octal)",
+	"protected-mode":              "refuse non-loopback clients while no password is set",
+	"requirepass":                 "password clients must AUTH with",
+	"maxclients":                  "maximum number of connected clients",
+	"timeout":                     "close a client idle for this many seconds (0: never)",
+	"tcp-keepalive":               "TCP keep-alive period of client connections, in seconds (0: off)",
+	"databases":                   "number of databases",
+	"hz":                          "background tasks per second (1-500)",
+	"proto-max-bulk-len":          "maximum size of one bulk string argument",
+	"client-query-buffer-limit":   "maximum size of a client's query buffer",
+	"maxmemory":                   "memory limit in bytes (0: none): over it, keys are evicted by maxmemory-policy, then writes refused",
+	"maxmemory-policy":            "which keys eviction takes: " + enumList(maxmemoryPolicyEnum),
+	"maxmemory-samples":           "keys sampled per database and round by LRU and LFU eviction",
+	"maxmemory-eviction-tenacity": "how long one command may evict before the cron goes on (0-100; 100: no limit)",
+	"lfu-log-factor":              "how slowly LFU access counters grow",
+	"lfu-decay-time":              "minutes without access for an LFU counter to lose one",
+	"loglevel":                    "log verbosity: " + enumList(loglevelEnum),
+	"logfile":                     "log file (empty: standard output)",
+	"log-format":                  "log line format: legacy (Redis's), logfmt or json",
+	"pidfile":                     "file to write the process id to",
+	"dir":                         "working directory; relative paths are taken from it",
+	"enable-debug-command":        "who may run DEBUG: no, yes or local (loopback and Unix socket clients)",
+	"enable-protected-configs":    "who may CONFIG SET dir and dbfilename: no, yes or local",
+	"shutdown-timeout":            "seconds a shutdown waits for running commands before the process exits",
+	"include":                     "read another configuration file (or every file a glob matches)",
+	"rename-command":              "rename a command, or disable it with \"\" (configuration file only)",
 }
 
 // refused lists the directives refused at any value but their default, with what is missing.
@@ -91,15 +96,10 @@ var refused = map[string]string{
 	"daemonize":                "kvserver does not daemonize itself: run it in the foreground under a supervisor such as systemd (see scripts/kvserver.service)",
 }
 
-// maxmemoryNote is why maxmemory, acted on, refuses every value but 0 until the memory limit
-// exists (0, no limit, is what every Redis user starts with).
-const maxmemoryNote = "kvserver does not enforce maxmemory yet; only 0 (no limit) is accepted"
-
 // inertNotes explain the inert directives whose reason is not "a feature kvserver lacks".
 var inertNotes = map[string]string{
 	"save":                   "no persistence yet: nothing is saved (logged at start-up)",
 	"dbfilename":             "no persistence yet",
-	"maxmemory-policy":       "no memory limit is enforced yet",
 	"active-expire-effort":   "active expiry runs at its default effort",
 	"activerehashing":        "tables always rehash incrementally, in the cron and on writes",
 	"dynamic-hz":             "the cron runs at hz; it does not scale with the client count",
@@ -136,13 +136,9 @@ func supportOf(name string) Support {
 }
 
 // refusal is the reason a value of parameter p is refused, or "" if it is accepted: a
-// Refused parameter takes its default only; maxmemory takes 0 only.
+// Refused parameter takes its default only.
 func (p *Param) refusal(v string) string {
 	switch {
-	case p.Name == "maxmemory":
-		if v != "0" {
-			return maxmemoryNote
-		}
 	case supportOf(p.Name) == Refused:
 		if v != p.Default {
 			return "'" + p.Name + "' is not supported: " + refused[p.Name]
@@ -207,7 +203,7 @@ func inertReason(name string) string {
 		{"activedefrag", "no active defragmentation: the allocator's slabs are size-classed"},
 		{"hash-max", "no hashes yet"}, {"set-max", "no sets yet"}, {"zset-max", "no sorted sets yet"},
 		{"list-", "no lists yet"}, {"stream-", "no streams yet"}, {"hll-", "no HyperLogLog yet"},
-		{"lfu-", "no memory limit is enforced yet"}, {"maxmemory-", "no memory limit is enforced yet"},
+		{"maxmemory-", "no memory limit is enforced yet"},
 		{"slowlog-", "no SLOWLOG yet"}, {"latency-", "no latency tracking yet"},
 		{"notify-keyspace", "no keyspace notifications yet"}, {"acl", "no ACL yet"},
 		{"tracking-", "no client tracking yet"}, {"busy-reply", "no scripting yet"},

@@ -68,7 +68,7 @@ func (k *Keyspace) ActiveExpireCycle(budget int) (removed int, more bool) {
 	for _, s := range k.shards {
 		s.mu.Lock()
 		n, m := s.ActiveExpireLocked(now, budget)
-		s.mu.Unlock()
+		s.Unlock()
 		removed += n
 		more = more || m
 	}

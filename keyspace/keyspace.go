@@ -18,6 +18,8 @@ type Keyspace struct {
 	databases int
 	clock     func() int64
 	lru       atomic.Uint32 // the cached LRU clock plus one; 0 until TickLRUClock
+	access    accessPolicy  // what an access writes in a record's clock field (access.go)
+	usage     usage         // bytes charged to the shards' arenas, as last reported (usage.go)
 }
 
 // Options configures a Keyspace. The zero value gives the defaults.
@@ -226,7 +228,7 @@ func (k *Keyspace) RehashStep(budget int) bool {
 		if s.RehashStepLocked(budget) {
 			more = true
 		}
-		s.mu.Unlock()
+		s.Unlock()
 	}
 	return more
 }

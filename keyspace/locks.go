@@ -33,7 +33,7 @@ func (k *Keyspace) LockShards(idx []int) []int {
 // UnlockShards releases the shards that LockShards locked.
 func (k *Keyspace) UnlockShards(idx []int) {
 	for i := len(idx) - 1; i >= 0; i-- {
-		k.shards[idx[i]].mu.Unlock()
+		k.shards[idx[i]].Unlock()
 	}
 }
 
@@ -48,6 +48,6 @@ func (k *Keyspace) LockAll() {
 // UnlockAll releases every shard's lock.
 func (k *Keyspace) UnlockAll() {
 	for i := len(k.shards) - 1; i >= 0; i-- {
-		k.shards[i].mu.Unlock()
+		k.shards[i].Unlock()
 	}
 }

@@ -114,7 +114,7 @@ func (k *Keyspace) RandomKey(db int, fn func(s *Shard, h alloc.Handle)) bool {
 		if ok {
 			fn(s, h)
 		}
-		s.mu.Unlock()
+		s.Unlock()
 		if ok {
 			return true
 		}

@@ -122,7 +122,7 @@ func (k *Keyspace) Scan(db int, cursor uint64, count int, fn func(s *Shard, h al
 				break
 			}
 		}
-		s.mu.Unlock()
+		s.Unlock()
 		if c == 0 {
 			si++
 		}

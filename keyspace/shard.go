@@ -42,6 +42,10 @@ type Shard struct {
 	// poisoned is set when a command panicked holding the shard for a write (poison.go).
 	poisoned atomic.Bool
 
+	// reported is the arena's charge as last added to the keyspace's usage total (usage.go).
+	// Guarded by mu.
+	reported int64
+
 	_ [64]byte
 }
 
@@ -65,8 +69,12 @@ func (s *Shard) Lock() { s.mu.Lock() }
 // TryLock takes the shard's lock if it is free (the readiness loop's inline commands, the cron).
 func (s *Shard) TryLock() bool { return s.mu.TryLock() }
 
-// Unlock releases the shard's lock.
-func (s *Shard) Unlock() { s.mu.Unlock() }
+// Unlock releases the shard's lock, reporting the arena's charge to the keyspace's total
+// first when it has moved far enough (usage.go).
+func (s *Shard) Unlock() {
+	s.reportUsage()
+	s.mu.Unlock()
+}
 
 // Index is the shard's number in its keyspace.
 func (s *Shard) Index() int { return s.index }
@@ -110,7 +118,7 @@ func (s *Shard) LookupFlagsLocked(db int, key []byte, flags LookupFlags) (alloc.
 		return 0, false
 	}
 	if flags&LookupNoTouch == 0 {
-		object.SetLRU(s.arena, h, s.ks.LRUClock())
+		s.touch(h)
 	}
 	return h, true
 }
@@ -127,9 +135,9 @@ func (s *Shard) InsertLocked(db int, key []byte, h alloc.Handle) error {
 	return s.add(d, hash, h)
 }
 
-// add indexes a new record. Its LRU clock starts now, as Redis's createObject.
+// add indexes a new record. Its clock field starts now, as Redis's createObject.
 func (s *Shard) add(d *database, hash uint64, h alloc.Handle) error {
-	object.SetLRU(s.arena, h, s.ks.LRUClock())
+	s.stampNew(h)
 	when, has := object.Expire(s.arena, h)
 	if has {
 		if err := d.expires.insert(ttlEntry{when, hash}); err != nil {
@@ -174,7 +182,14 @@ func (s *Shard) ReplaceLocked(db int, key []byte, h alloc.Handle) (replaced bool
 			return false, err
 		}
 	}
-	object.SetLRU(s.arena, h, s.ks.LRUClock())
+	if s.ks.access.lfu.Load() {
+		// Under LFU an overwritten key keeps its counter, incremented for this write (Redis's
+		// setKey looks the key up for writing, then dbSetValue copies old->lru to the value).
+		object.SetLRU(s.arena, h, object.LRU(s.arena, old))
+		s.touch(h)
+	} else {
+		s.stampNew(h)
+	}
 	d.keys.replaceAt(p, h)
 	if oldHas && !same {
 		s.unindexExpire(d, oldWhen, hash)

@@ -3,8 +3,6 @@ package server
 import (
 	"sync/atomic"
 	"time"
-
-	"github.com/kvserver/kvserver/alloc"
 )
 
 // Cron budgets. Each tick gives the keyspace a slice of time for incremental rehashing of idle
@@ -19,7 +17,7 @@ const (
 // cronState is what the cron keeps between ticks. Written by the cron goroutine; the atomics
 // are read by INFO.
 type cronState struct {
-	goRuntime       atomic.Int64 // Go heap in use and stacks, from runtime/metrics
+	goLive          atomic.Int64 // Go heap live at the last GC, and stacks (alloc.GoRuntimeLive)
 	opsPerSec       atomic.Int64
 	nextClientID    int64       // the clients cron resumes at the first client with this id or above
 	paused          atomic.Bool // DEBUG PAUSE-CRON
@@ -58,7 +56,7 @@ func (s *Server) runCron() {
 // cronTick is one run of the background tasks.
 func (s *Server) cronTick(now time.Time) {
 	s.keyspaceCron()
-	s.cron.goRuntime.Store(alloc.GoRuntimeInUse())
+	s.evictionCron()
 	if used := s.usedMemory(); used > s.stats.usedMemoryPeak.Load() {
 		s.stats.usedMemoryPeak.Store(used)
 	}
@@ -95,10 +93,10 @@ func (s *Server) totalCommands() int64 {
 	return n
 }
 
-// usedMemory is used_memory: every arena's charge plus the Go runtime's heap and stacks (as
-// last sampled by the cron).
+// usedMemory is used_memory: every arena's charge plus the Go runtime's live heap and stacks
+// (as last sampled by the cron) — the memory limit's measure, summed exactly.
 func (s *Server) usedMemory() int64 {
-	return s.ks.UsedMemory() + s.clientArena.Used() + s.cron.goRuntime.Load()
+	return s.ks.UsedMemory() + s.clientArena.Used() + s.cron.goLive.Load()
 }
 
 // resetStats is CONFIG RESETSTAT.
@@ -110,6 +108,7 @@ func (s *Server) resetStats() {
 	s.stats.expiredBase.Store(s.ks.ExpiredKeys())
 	s.stats.hitsBase.Store(s.keyspaceHits())
 	s.stats.missesBase.Store(s.keyspaceMisses())
+	s.evictor.ResetStats()
 }
 
 // keyspaceHits sums keyspace_hits over live and closed clients.

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"github.com/kvserver/kvserver/command"
+	"github.com/kvserver/kvserver/evict"
 	"os"
 	"runtime"
 	"sync"
@@ -54,6 +55,7 @@ type Server struct {
 	ks         *keyspace.Keyspace
 	cmds       *command.Table
 	pipeline   command.Pipeline
+	evictor    *evict.Evictor // the memory limit (memory_limit.go)
 	started    time.Time
 	clock      func() int64        // Options.Clock: nil for the system clock (see now)
 	sleep      func(time.Duration) // DEBUG SLEEP's: time.Sleep unless Options.Sleep
@@ -171,6 +173,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s.watchConfig(opts.LogLevel)
 	s.watchInertDirectives()
+	s.startMemoryLimit()
 	return s, nil
 }
 

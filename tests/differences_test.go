@@ -11,6 +11,12 @@ func shutdownSaveExits() bool { return targetRedis }
 // errShutdownSaveFailed is Redis's reply to a SHUTDOWN whose save failed.
 const errShutdownSaveFailed = "ERR Errors trying to SHUTDOWN. Check logs."
 
-// Refused directives (user, aclfile, appendonly yes, TLS, replicaof, cluster-enabled, a
-// non-zero maxmemory …), which Redis acts on, are tested by the kvserver-only tests of
+// Refused directives (user, aclfile, appendonly yes, TLS, replicaof, cluster-enabled,
+// maxmemory-clients …), which Redis acts on, are tested by the kvserver-only tests of
 // config_safety_test.go.
+
+// volatileTTLExact: kvserver's volatile-ttl evicts the keys with the nearest expire of the
+// whole server, in order (every shard's first TTL-index entry is a candidate); Redis's samples
+// maxmemory-samples keys per database into its pool, so it evicts keys near the front, not
+// strictly in order.
+func volatileTTLExact() bool { return !targetRedis }

@@ -12,9 +12,6 @@ import (
 
 // OBJECT ENCODING | FREQ | IDLETIME | REFCOUNT key, and OBJECT HELP.
 
-// lfuInitVal is Redis's LFU_INIT_VAL, the counter of a new key.
-const lfuInitVal = 5
-
 // lruClockMax is Redis's LRU_CLOCK_MAX: the LRU clock counts seconds in 24 bits.
 const lruClockMax = 1<<24 - 1
 
@@ -47,11 +44,12 @@ func objectEncodingCommand(ctx *command.Ctx) {
 	ctx.W.BulkString(object.EncodingOf(a, h).Name())
 }
 
-// objectFreqCommand: OBJECT FREQ key — an error unless maxmemory-policy is an LFU one (checked
-// after the lookup, as Redis does). The keyspace does not keep LFU counters yet: under an LFU
-// policy every key answers the counter of a new key.
+// objectFreqCommand: OBJECT FREQ key — the key's LFU counter, decayed to now (Redis's
+// LFUDecrAndReturn); an error unless maxmemory-policy is an LFU one (checked after the lookup,
+// as Redis does).
 func objectFreqCommand(ctx *command.Ctx) {
-	if _, _, ok := objectCommandLookup(ctx); !ok {
+	a, h, ok := objectCommandLookup(ctx)
+	if !ok {
 		ctx.W.Null()
 		return
 	}
@@ -59,7 +57,7 @@ func objectFreqCommand(ctx *command.Ctx) {
 		ctx.W.Error(errLFUNotSet.Error())
 		return
 	}
-	ctx.W.Int(lfuInitVal)
+	ctx.W.Int(int64(ctx.KS.LFUDecayed(object.LRU(a, h))))
 }
 
 // objectIdletimeCommand: OBJECT IDLETIME key — seconds since the key was last read or written,
