@@ -4,6 +4,7 @@ import (
 	"github.com/kvserver/kvserver/command"
 	"github.com/kvserver/kvserver/family/keyfamily"
 	"github.com/kvserver/kvserver/family/stringfamily"
+	"github.com/kvserver/kvserver/info"
 	"github.com/kvserver/kvserver/querybuf"
 )
 
@@ -18,7 +19,7 @@ func (s *Server) commandFamilies() [][]*command.Command {
 		keyfamily.Commands(),
 		serverCommands(),
 		configCommands(),
-		infoCommands(),
+		info.Commands((*infoSource)(s)),
 		authCommands(),
 		debugCommands(),
 		testOnlyCommands(),

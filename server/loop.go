@@ -376,14 +376,3 @@ func (s *Server) parkedStacksCron() {
 
 // freeStacksAfterParks: after this many parks the cron returns freed memory to the OS.
 const freeStacksAfterParks = 256
-
-// parkedClients counts the clients waiting in a loop (INFO).
-func (s *Server) parkedClients() int64 {
-	var n int64
-	for _, c := range s.clientsSnapshot() {
-		if c.state.Load() == clientParked {
-			n++
-		}
-	}
-	return n
-}

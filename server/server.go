@@ -17,6 +17,7 @@ import (
 
 	"github.com/kvserver/kvserver/alloc"
 	"github.com/kvserver/kvserver/config"
+	"github.com/kvserver/kvserver/info"
 	"github.com/kvserver/kvserver/keyspace"
 	"github.com/kvserver/kvserver/querybuf"
 )
@@ -24,8 +25,8 @@ import (
 // Versions reported by INFO and HELLO. Clients parse redis_version to decide what they may
 // send, so it names the Redis release whose behaviour kvserver follows.
 const (
-	RedisVersion = "7.2.4"
-	Version      = "0.1.0"
+	RedisVersion = config.RedisVersion
+	Version      = info.Version
 )
 
 // Options are what the command line gives the server beyond its configuration.
@@ -114,6 +115,12 @@ type serverStats struct {
 	bigArgCopies                atomic.Int64 // big values that had to be copied
 	expiredBase                 atomic.Int64 // CONFIG RESETSTAT offsets
 	hitsBase, missesBase        atomic.Int64
+	usedMemoryStartup           atomic.Int64 // used_memory when the listeners opened
+	authFailures                atomic.Int64 // failed AUTH and HELLO AUTH (acl_access_denied_auth)
+	// Active expiry runs the cron stopped at their time budget with due keys left, and the
+	// time spent in active expiry (expired_time_cap_reached_count, expire_cycle_cpu_milliseconds).
+	expireCapReached atomic.Int64
+	expireCycleNanos atomic.Int64
 }
 
 // New makes a server from its configuration. Nothing listens until Start.
@@ -232,6 +239,8 @@ func (s *Server) Start() error {
 	}
 	s.listen.mu.Unlock()
 	s.watchListeners()
+	s.cron.goRuntime.Store(alloc.GoRuntimeInUse())
+	s.stats.usedMemoryStartup.Store(s.usedMemory())
 	s.wg.Add(1)
 	go s.runCron()
 	return nil
