@@ -1,0 +1,230 @@
+package tests
+
+import (
+	"context"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+// INFO's field names, section by section, against redis-server's: every field Redis has is
+// in kvserver's INFO, or in one of the lists below with the reason it is not. The reference
+// installed here is Redis 7.0.15; kvserver follows 7.2, whose additions are listed apart.
+
+// infoRedisOnly are Redis's fields kvserver leaves out on purpose, with the reason.
+var infoRedisOnly = map[string]string{
+	// Memory: jemalloc's page accounting, which kvserver's own allocator does not keep;
+	// mem_fragmentation_ratio relates RSS to used_memory as Redis's does.
+	"allocator_allocated":  "jemalloc page accounting",
+	"allocator_active":     "jemalloc page accounting",
+	"allocator_resident":   "jemalloc page accounting",
+	"allocator_frag_ratio": "derived from allocator_active/allocated",
+	"allocator_frag_bytes": "derived from allocator_active/allocated",
+	"allocator_rss_ratio":  "derived from allocator_resident/active",
+	"allocator_rss_bytes":  "derived from allocator_resident/active",
+	"rss_overhead_ratio":   "derived from allocator_resident",
+	"rss_overhead_bytes":   "derived from allocator_resident",
+	// Persistence is not built: a status would claim a save or a write that never ran, and
+	// the dirty counter comes with persistence.
+	"rdb_last_bgsave_status":      "no save ever ran: \"ok\" would claim one",
+	"aof_last_bgrewrite_status":   "no AOF rewrite ever ran: \"ok\" would claim one",
+	"aof_last_write_status":       "no AOF write ever ran: \"ok\" would claim one",
+	"rdb_changes_since_last_save": "no dirty counter until persistence",
+	// Stats.
+	"expired_stale_perc":     "the TTL index finds due keys exactly: no sampled estimate",
+	"total_reads_processed":  "not counted (no room in the 256-byte client; a shared counter is contended)",
+	"total_writes_processed": "not counted (no room in the 256-byte client; a shared counter is contended)",
+	// CPU: commands run on many threads, none of them a main thread.
+	"used_cpu_sys_main_thread":  "no main thread",
+	"used_cpu_user_main_thread": "no main thread",
+	// Redis 7.2's event-loop metrics (absent from a 7.0 reference).
+	"eventloop_cycles":                       "the readiness loops do not time their cycles yet",
+	"eventloop_duration_sum":                 "the readiness loops do not time their cycles yet",
+	"eventloop_duration_cmd_sum":             "the readiness loops do not time their cycles yet",
+	"instantaneous_eventloop_cycles_per_sec": "the readiness loops do not time their cycles yet",
+	"instantaneous_eventloop_duration_usec":  "the readiness loops do not time their cycles yet",
+}
+
+// infoUntilStats are Redis's sections and fields that the statistics work (package stats)
+// brings: INFO has hooks for them (info.Hooks). The lead empties this list when it merges.
+var infoUntilStats = map[string]string{
+	"# Commandstats":           "until the stats work merges",
+	"# Latencystats":           "until the stats work merges",
+	"total_error_replies":      "until the stats work merges",
+	"unexpected_error_replies": "until the stats work merges",
+}
+
+// infoKvserverOnly are kvserver's fields Redis 7.0.15 does not have: Redis 7.2's additions
+// (present in a 7.2 reference), Redis 7.4's names kvserver adopted early, and kvserver's own.
+var infoKvserverOnly = map[string]string{
+	"listener0":                                 "Redis 7.2",
+	"total_blocking_keys":                       "Redis 7.2",
+	"total_blocking_keys_on_nokey":              "Redis 7.2",
+	"acl_access_denied_auth":                    "Redis 7.2",
+	"acl_access_denied_cmd":                     "Redis 7.2",
+	"acl_access_denied_key":                     "Redis 7.2",
+	"acl_access_denied_channel":                 "Redis 7.2",
+	"client_query_buffer_limit_disconnections":  "Redis 7.4's name",
+	"client_output_buffer_limit_disconnections": "Redis 7.4's name",
+	"kvserver_version":                          "kvserver's own",
+	"go_version":                                "kvserver's own",
+	"parked_clients":                            "kvserver's own: idle clients without a goroutine",
+	"used_memory_go_runtime":                    "kvserver's own: the Go heap and stacks in used_memory",
+	"shared_read_buffers_out":                   "kvserver's own",
+	"shared_read_buffer_fallbacks":              "kvserver's own",
+	"client_query_buffer_reallocs":              "kvserver's own",
+	"big_argument_adoptions":                    "kvserver's own",
+	"big_argument_copies":                       "kvserver's own",
+	"command_panics":                            "kvserver's own",
+	"poisoned_shards":                           "kvserver's own",
+}
+
+// infoSection is one section of an INFO reply: its header and field names in order.
+type infoSection struct {
+	header string
+	fields []string
+}
+
+// infoSections splits INFO text into sections. Per-command and per-error lines (cmdstat_…,
+// latency_percentiles_usec_…, errorstat_…) and per-database lines are left out: which of them
+// appear depends on what ran, not on the server.
+func infoSections(text string) []infoSection {
+	var secs []infoSection
+	for _, line := range strings.Split(text, "\r\n") {
+		if strings.HasPrefix(line, "# ") {
+			secs = append(secs, infoSection{header: line})
+			continue
+		}
+		name, _, ok := strings.Cut(line, ":")
+		if !ok || len(secs) == 0 {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(name, "cmdstat_"), strings.HasPrefix(name, "latency_percentiles_usec_"),
+			strings.HasPrefix(name, "errorstat_"), strings.HasPrefix(name, "db") && secs[len(secs)-1].header == "# Keyspace":
+			continue
+		}
+		secs[len(secs)-1].fields = append(secs[len(secs)-1].fields, name)
+	}
+	return secs
+}
+
+// TestInfoFieldsMatchRedis: INFO EVERYTHING's sections and field names against redis-server's.
+func TestInfoFieldsMatchRedis(t *testing.T) {
+	requireKvserver(t, "compares kvserver's INFO with redis-server's")
+	ref := startReferenceRedis(t)
+	if ref == nil {
+		t.Skip("redis-server is not on the PATH: install it (scripts/deps.sh) to compare INFO")
+	}
+	kv := startServer(t)
+	ctx := context.Background()
+	for _, s := range []*server{kv, ref} {
+		rc := s.Client(t)
+		rc.Set(ctx, "info:a", "1", 0)
+		rc.Set(ctx, "info:b", "1", time.Hour)
+		rc.Get(ctx, "info:a")
+	}
+	kvSecs := infoSections(kv.RawConn(t).Do("INFO", "everything").Str)
+	refSecs := infoSections(ref.RawConn(t).Do("INFO", "everything").Str)
+
+	// The sections, in Redis's order.
+	var kvHeaders, refHeaders []string
+	for _, s := range kvSecs {
+		kvHeaders = append(kvHeaders, s.header)
+	}
+	for _, s := range refSecs {
+		if _, pending := infoUntilStats[s.header]; !pending || slices.ContainsFunc(kvSecs, func(k infoSection) bool { return k.header == s.header }) {
+			refHeaders = append(refHeaders, s.header)
+		}
+	}
+	if !slices.Equal(kvHeaders, refHeaders) {
+		t.Errorf("sections:\n kvserver %q\n redis    %q", kvHeaders, refHeaders)
+	}
+
+	kvFields := map[string][]string{}
+	for _, s := range kvSecs {
+		kvFields[s.header] = s.fields
+	}
+	for _, rs := range refSecs {
+		ks, ok := kvFields[rs.header]
+		if !ok {
+			if _, pending := infoUntilStats[rs.header]; !pending {
+				t.Errorf("section %s missing", rs.header)
+			}
+			continue
+		}
+		var missing, extra []string
+		for _, f := range rs.fields {
+			if slices.Contains(ks, f) {
+				if why, listed := infoRedisOnly[f]; listed {
+					t.Errorf("%s %s is listed as left out (%s) but kvserver has it: update the list", rs.header, f, why)
+				}
+				continue
+			}
+			_, out := infoRedisOnly[f]
+			_, pending := infoUntilStats[f]
+			if !out && !pending {
+				missing = append(missing, f)
+			}
+		}
+		for _, f := range ks {
+			if slices.Contains(rs.fields, f) {
+				if why, listed := infoKvserverOnly[f]; listed && !strings.HasPrefix(why, "Redis 7.") {
+					t.Errorf("%s %s is listed as kvserver's own but redis-server has it: update the list", rs.header, f)
+				}
+				continue
+			}
+			if _, ok := infoKvserverOnly[f]; !ok {
+				extra = append(extra, f)
+			}
+		}
+		if len(missing) > 0 {
+			t.Errorf("%s: redis-server's fields missing from kvserver: %v", rs.header, missing)
+		}
+		if len(extra) > 0 {
+			t.Errorf("%s: kvserver's fields redis-server lacks, not listed: %v", rs.header, extra)
+		}
+		// The fields both have come in the same order.
+		var kvCommon, refCommon []string
+		for _, f := range ks {
+			if slices.Contains(rs.fields, f) {
+				kvCommon = append(kvCommon, f)
+			}
+		}
+		for _, f := range rs.fields {
+			if slices.Contains(ks, f) {
+				refCommon = append(refCommon, f)
+			}
+		}
+		if !slices.Equal(kvCommon, refCommon) {
+			t.Errorf("%s: field order differs:\n kvserver %v\n redis    %v", rs.header, kvCommon, refCommon)
+		}
+	}
+	// Every listed kvserver-only field is there (a stale list entry is a mistake too).
+	var all []string
+	for _, s := range kvSecs {
+		all = append(all, s.fields...)
+	}
+	var stale []string
+	for f := range infoKvserverOnly {
+		if !slices.Contains(all, f) {
+			stale = append(stale, f)
+		}
+	}
+	sort.Strings(stale)
+	if len(stale) > 0 {
+		t.Errorf("listed kvserver-only fields kvserver does not write: %v", stale)
+	}
+	t.Logf("kvserver: %d sections, %d fields; redis-server: %d sections, %d fields",
+		len(kvSecs), countFields(kvSecs), len(refSecs), countFields(refSecs))
+}
+
+func countFields(secs []infoSection) int {
+	n := 0
+	for _, s := range secs {
+		n += len(s.fields)
+	}
+	return n
+}
