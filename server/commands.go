@@ -9,9 +9,9 @@ import (
 )
 
 // commandFamilies lists every family's rows; command.New joins them into the table. The string
-// and keyspace families live in their own packages (family/…); the commands about connections
-// and the server itself (CLIENT, HELLO, CONFIG, INFO, DEBUG, COMMAND …) stay here, beside the
-// clients they act on.
+// and keyspace families live in their own packages (family/…), INFO in package info; the
+// commands about connections and the server itself (CLIENT, HELLO, CONFIG, DEBUG, COMMAND …)
+// stay here, beside the clients they act on.
 func (s *Server) commandFamilies() [][]*command.Command {
 	return [][]*command.Command{
 		connectionCommands(),

@@ -1,5 +1,6 @@
 // Package server is kvserver's network side: the listener, the clients, the command table and
-// the handlers (one file per command family), the cron, and INFO/CONFIG/CLIENT.
+// the handlers (one file per command family), the cron, and CONFIG/CLIENT. INFO is package
+// info; the server supplies its figures through info.Source (info_source.go).
 package server
 
 import (
