@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -233,4 +234,52 @@ func countFields(secs []infoSection) int {
 		n += len(s.fields)
 	}
 	return n
+}
+
+// TestInfo72Fields: Redis 7.2's listenerN lines and acl_access_denied_auth, which the 7.0.15
+// reference does not have, say what the server does: its sockets, and failed AUTHs (which
+// CONFIG RESETSTAT zeroes).
+func TestInfo72Fields(t *testing.T) {
+	t.Parallel()
+	requireKvserver(t, "Redis 7.2 fields: the reference redis-server is 7.0.15")
+	sock := t.TempDir() + "/kv.sock"
+	srv := startServer(t, "--unixsocket", sock)
+	c := srv.RawConn(t)
+	c.Do("CONFIG", "SET", "requirepass", "secret")
+	if r := c.Do("AUTH", "secret"); r.Str != "OK" {
+		t.Fatalf("AUTH secret: %s", formatReply(r, false))
+	}
+	wantListeners := map[string]string{
+		"listener0": "name=tcp,bind=127.0.0.1,port=" + strconv.Itoa(srv.Port),
+		"listener1": "name=unix,bind=" + sock,
+	}
+	info := parseInfoText(c.Do("INFO", "server").Str)
+	for k, v := range wantListeners {
+		if info[k] != v {
+			t.Errorf("%s = %q, want %q", k, info[k], v)
+		}
+	}
+	for _, args := range [][]string{{"AUTH", "wrong"}, {"AUTH", "nouser", "secret"}, {"HELLO", "3", "AUTH", "default", "wrong"}} {
+		if r := c.Do(args...); !strings.HasPrefix(r.Str, "WRONGPASS") {
+			t.Fatalf("%v: %s", args, formatReply(r, false))
+		}
+	}
+	if got := parseInfoText(c.Do("INFO", "stats").Str)["acl_access_denied_auth"]; got != "3" {
+		t.Errorf("acl_access_denied_auth after 3 failed AUTHs = %q, want 3", got)
+	}
+	c.Do("CONFIG", "RESETSTAT")
+	if got := parseInfoText(c.Do("INFO", "stats").Str)["acl_access_denied_auth"]; got != "0" {
+		t.Errorf("acl_access_denied_auth after CONFIG RESETSTAT = %q, want 0", got)
+	}
+}
+
+// parseInfoText returns the fields of an INFO reply's text.
+func parseInfoText(text string) map[string]string {
+	m := map[string]string{}
+	for _, line := range strings.Split(text, "\r\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && !strings.HasPrefix(line, "#") {
+			m[k] = v
+		}
+	}
+	return m
 }
