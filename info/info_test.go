@@ -217,7 +217,7 @@ func TestFieldValues(t *testing.T) {
 	wd.src.stats = Stats{ConnectionsReceived: 9, Commands: 42, OpsPerSec: 5, NetInput: 1000, NetOutput: 2000,
 		InputKbps: 1.5, OutputKbps: 0.25, Rejected: 1, ExpiredKeys: 4, ExpireCapReached: 2,
 		ExpireCycleTime: 1500 * time.Microsecond, KeyspaceHits: 6, KeyspaceMisses: 7, AuthFailures: 3,
-		CommandPanics: 1}
+		CommandPanics: 1, ReadsProcessed: 11, WritesProcessed: 12}
 	if err := wd.cfg.Set([2]string{"hz", "25"}); err != nil {
 		t.Fatal(err)
 	}
@@ -269,6 +269,8 @@ func TestFieldValues(t *testing.T) {
 		"keyspace_hits":                  "6",
 		"acl_access_denied_auth":         "3",
 		"command_panics":                 "1",
+		"total_reads_processed":          "11",
+		"total_writes_processed":         "12",
 		"cluster_enabled":                "0",
 		"db0":                            "keys=3,expires=1,avg_ttl=100000",
 	}

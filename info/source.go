@@ -69,7 +69,10 @@ type Stats struct {
 	// the mean of the cron's recent samples.
 	InputKbps, OutputKbps float64
 	Rejected              int64 // rejected_connections
-	ExpiredKeys           int64 // expired_keys
+	// ReadsProcessed and WritesProcessed are total_reads_processed and
+	// total_writes_processed: reads of the clients' sockets and flushes of their replies.
+	ReadsProcessed, WritesProcessed int64
+	ExpiredKeys                     int64 // expired_keys
 	// ExpireCapReached counts active expiry runs stopped by their time budget with due keys
 	// left (expired_time_cap_reached_count); ExpireCycleTime is the time spent in them.
 	ExpireCapReached int64

@@ -3,9 +3,7 @@ package info
 // writeStats is # Stats. Replication, forks, defragmentation, client tracking, MIGRATE,
 // pub/sub, eviction and RESTORE do not exist here, so their counters are truly 0, and so are
 // the I/O threads'. Left out until they are measured: expired_stale_perc (kvserver's TTL index
-// finds due keys exactly: there is no sampled estimate), total_reads_processed and
-// total_writes_processed (not counted: a counter per client would take the client struct past
-// its 256 bytes, a shared one would be contended), and the eventloop_* figures of
+// finds due keys exactly: there is no sampled estimate) and the eventloop_* figures of
 // Redis 7.2 (the readiness loops do not time their cycles yet). total_error_replies and
 // unexpected_error_replies come from the statistics package's hook. kvserver's own counters
 // follow Redis's.
@@ -57,6 +55,8 @@ func writeStats(e *env, f fields) bool {
 		f.int("total_error_replies", total)
 	}
 	f.int("dump_payload_sanitizations", 0)
+	f.int("total_reads_processed", s.ReadsProcessed)
+	f.int("total_writes_processed", s.WritesProcessed)
 	f.int("io_threaded_reads_processed", 0)
 	f.int("io_threaded_writes_processed", 0)
 	// No client's reply buffer is resized by the cron (Redis's clientsCronResizeOutputBuffer):

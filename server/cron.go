@@ -147,6 +147,7 @@ func (s *Server) resetStats() {
 	s.stats.authFailures.Store(0)
 	s.stats.expireCapReached.Store(0)
 	s.stats.expireCycleNanos.Store(0)
+	s.resetIO()
 }
 
 // keyspaceHits sums keyspace_hits over live and closed clients.

@@ -63,6 +63,7 @@ func (src *infoSource) Stats() info.Stats {
 	s := (*Server)(src)
 	st := &s.stats
 	in, out := s.netBytes()
+	reads, writes := s.ioTotals()
 	rp := s.readPool.Stats()
 	s.clientArenaMu.Lock()
 	qbReallocs := s.clientArena.Stats().Reallocs
@@ -76,6 +77,8 @@ func (src *infoSource) Stats() info.Stats {
 		InputKbps:                   float64(s.cron.inputBps.Load()) / 1024,
 		OutputKbps:                  float64(s.cron.outputBps.Load()) / 1024,
 		Rejected:                    st.rejectedConnections.Load(),
+		ReadsProcessed:              reads,
+		WritesProcessed:             writes,
 		ExpiredKeys:                 s.ks.ExpiredKeys() - st.expiredBase.Load(),
 		ExpireCapReached:            st.expireCapReached.Load(),
 		ExpireCycleTime:             time.Duration(st.expireCycleNanos.Load()),

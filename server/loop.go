@@ -55,6 +55,9 @@ type readinessLoop struct {
 	// uses them, so they need no pool. replyBuf is nil while a client handed to a goroutine
 	// took it with unwritten replies (the loop then borrows from the server's pool).
 	readBuf, replyBuf []byte
+	// io counts the reads and flushes of the clients it serves inline (iostats.go); written
+	// by the loop only, read by INFO.
+	io ioCount
 }
 
 // freeStatesPerLoop bounds a loop's free list of active states: it covers the clients a loop

@@ -76,6 +76,7 @@ type Server struct {
 	shutdownOnce sync.Once
 
 	stats      serverStats
+	io         ioCounters // total_reads_processed, total_writes_processed
 	cron       cronState
 	debugState debugState // what DEBUG changed
 

@@ -35,8 +35,6 @@ var exporterRedisOnly = map[string]string{
 	"redis_cpu_sys_main_thread_seconds_total":  "no main thread: commands run on many threads",
 	"redis_cpu_user_main_thread_seconds_total": "no main thread: commands run on many threads",
 	"redis_expired_stale_percentage":           "the TTL index finds due keys exactly: no sampled estimate",
-	"redis_total_reads_processed":              "not counted (no room in the 256-byte client)",
-	"redis_total_writes_processed":             "not counted (no room in the 256-byte client)",
 }
 
 // exporterUntilStats are the families the statistics work (commandstats, errorstats,

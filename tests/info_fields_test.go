@@ -34,9 +34,7 @@ var infoRedisOnly = map[string]string{
 	"aof_last_write_status":       "no AOF write ever ran: \"ok\" would claim one",
 	"rdb_changes_since_last_save": "no dirty counter until persistence",
 	// Stats.
-	"expired_stale_perc":     "the TTL index finds due keys exactly: no sampled estimate",
-	"total_reads_processed":  "not counted (no room in the 256-byte client; a shared counter is contended)",
-	"total_writes_processed": "not counted (no room in the 256-byte client; a shared counter is contended)",
+	"expired_stale_perc": "the TTL index finds due keys exactly: no sampled estimate",
 	// CPU: commands run on many threads, none of them a main thread.
 	"used_cpu_sys_main_thread":  "no main thread",
 	"used_cpu_user_main_thread": "no main thread",
@@ -282,4 +280,36 @@ func parseInfoText(text string) map[string]string {
 		}
 	}
 	return m
+}
+
+// TestInfoReadsWrites: total_reads_processed and total_writes_processed count a read and a
+// write for each command of a client that waits for each reply.
+func TestInfoReadsWrites(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	c := srv.RawConn(t)
+	counts := func() (int64, int64) {
+		m := parseInfoText(c.Do("INFO", "stats").Str)
+		r, err1 := strconv.ParseInt(m["total_reads_processed"], 10, 64)
+		w, err2 := strconv.ParseInt(m["total_writes_processed"], 10, 64)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("INFO stats: total_reads_processed %q, total_writes_processed %q", m["total_reads_processed"], m["total_writes_processed"])
+		}
+		return r, w
+	}
+	const n = 20
+	r0, w0 := counts()
+	for i := 0; i < n; i++ {
+		if r := c.Do("PING"); r.Str != "PONG" {
+			t.Fatalf("PING: %s", formatReply(r, false))
+		}
+	}
+	r1, w1 := counts()
+	// n PINGs and one INFO between the two readings; nothing else talks to the server.
+	if d := r1 - r0; d < n+1 || d > n+3 {
+		t.Errorf("total_reads_processed grew by %d over %d commands", d, n+1)
+	}
+	if d := w1 - w0; d < n+1 || d > n+3 {
+		t.Errorf("total_writes_processed grew by %d over %d commands", d, n+1)
+	}
 }
