@@ -215,6 +215,7 @@ func familyShapes(ss []series) (names map[string][]string, values map[string][]s
 // TestExporterSeries: the exporter's series for kvserver against those for redis-server, after
 // the same commands on both.
 func TestExporterSeries(t *testing.T) {
+	t.Parallel()
 	requireKvserver(t, "compares the exporter's series for kvserver with redis-server's")
 	bin, err := exec.LookPath("prometheus-redis-exporter")
 	if err != nil {

@@ -112,6 +112,7 @@ func infoSections(text string) []infoSection {
 
 // TestInfoFieldsMatchRedis: INFO EVERYTHING's sections and field names against redis-server's.
 func TestInfoFieldsMatchRedis(t *testing.T) {
+	t.Parallel()
 	requireKvserver(t, "compares kvserver's INFO with redis-server's")
 	ref := startReferenceRedis(t)
 	if ref == nil {
