@@ -124,15 +124,14 @@ func (e *Evictor) ResetStats() {
 	}
 }
 
-// ExceededTime returns total_eviction_exceeded_time and current_eviction_exceeded_time, in
-// milliseconds: how long used memory has been over the limit in all, and in the current
-// stretch.
-func (e *Evictor) ExceededTime() (total, current int64) {
-	total = e.exceededTotal.Load()
+// ExceededTime returns total_eviction_exceeded_time and current_eviction_exceeded_time: how
+// long used memory has been over the limit in all, and in the current stretch.
+func (e *Evictor) ExceededTime() (total, current time.Duration) {
+	total = time.Duration(e.exceededTotal.Load()) * time.Microsecond
 	if since := e.exceededSince.Load(); since != 0 {
-		current = e.now().UnixMicro() - since
+		current = time.Duration(e.now().UnixMicro()-since) * time.Microsecond
 	}
-	return (total + current) / 1000, current / 1000
+	return total + current, current
 }
 
 // noteOver records the start or end of a stretch over the limit.

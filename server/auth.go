@@ -72,11 +72,13 @@ func (c *client) parserLimits() querybuf.Limits {
 // same time for every password of a given length (Redis compares SHA-256 digests).
 func (c *client) authenticate(user, pass []byte) bool {
 	if string(user) != defaultUser {
+		c.srv.stats.authFailures.Add(1)
 		return false
 	}
 	if want := c.srv.cfg.RequirePass(); want != "" {
 		got, exp := sha256.Sum256(pass), sha256.Sum256([]byte(want))
 		if subtle.ConstantTimeCompare(got[:], exp[:]) != 1 {
+			c.srv.stats.authFailures.Add(1)
 			return false
 		}
 	}

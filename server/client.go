@@ -307,6 +307,7 @@ func (c *client) stepLocked(inline bool) serveAction {
 	if c.readKind == readNone && err == nil && c.readErr == nil && c.fd >= 0 {
 		return servePark // EAGAIN
 	}
+	c.countRead()
 	perr := c.consumeRead()
 	if c.readN > 0 {
 		c.netIn.Store(c.netIn.Load() + int64(c.readN))
@@ -496,6 +497,7 @@ const (
 func (c *client) flush(inline bool) flushResult {
 	res := flushOK
 	if c.w.Len() > 0 {
+		c.countWrite()
 		var n int
 		var err error
 		if c.fd >= 0 {

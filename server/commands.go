@@ -5,13 +5,14 @@ import (
 	"github.com/kvserver/kvserver/family/keyfamily"
 	"github.com/kvserver/kvserver/family/serverfamily"
 	"github.com/kvserver/kvserver/family/stringfamily"
+	"github.com/kvserver/kvserver/info"
 	"github.com/kvserver/kvserver/querybuf"
 )
 
 // commandFamilies lists every family's rows; command.New joins them into the table. The
-// families live in their own packages (family/…); the commands about connections (CLIENT,
-// HELLO, AUTH, SELECT …) and the server's life (SHUTDOWN, INFO, DEBUG) stay here, beside the
-// clients and loops they act on.
+// families live in their own packages (family/…), INFO in package info; the commands about
+// connections (CLIENT, HELLO, AUTH, SELECT …) and the server's life (SHUTDOWN, DEBUG) stay
+// here, beside the clients and loops they act on.
 func (s *Server) commandFamilies() [][]*command.Command {
 	return [][]*command.Command{
 		connectionCommands(),
@@ -19,7 +20,7 @@ func (s *Server) commandFamilies() [][]*command.Command {
 		keyfamily.Commands(),
 		serverCommands(),
 		serverfamily.Commands(serverHost{s}),
-		infoCommands(),
+		info.Commands((*infoSource)(s)),
 		authCommands(),
 		debugCommands(),
 		testOnlyCommands(),

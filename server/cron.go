@@ -25,9 +25,32 @@ type cronState struct {
 	lastParkDelta   int64       // parks since then, when last seen changing
 	lastParkChange  time.Time   // when that was
 	lastOpsTime     time.Time
-	lastOps         int64
-	opsSamples      [opsSamples]int64
-	opsIdx          int
+	// The instantaneous metrics, as Redis's trackInstantaneousMetric: commands, bytes read and
+	// bytes written a second.
+	ops, netIn, netOut instantMetric
+	// inputBps and outputBps are instantaneous_input_kbps and _output_kbps, in bytes a second.
+	inputBps, outputBps atomic.Int64
+}
+
+// instantMetric is one of Redis's instantaneous metrics: the rate of a counter over the last
+// opsSamples samples.
+type instantMetric struct {
+	last    int64
+	samples [opsSamples]int64
+	idx     int
+}
+
+// sample records the rate of the counter, now at v, over elapsed seconds, and returns the mean
+// of the samples.
+func (m *instantMetric) sample(v int64, elapsed float64) int64 {
+	m.samples[m.idx] = int64(float64(v-m.last) / elapsed)
+	m.idx = (m.idx + 1) % opsSamples
+	m.last = v
+	var sum int64
+	for _, x := range m.samples {
+		sum += x
+	}
+	return sum / opsSamples
 }
 
 // runCron runs the background tasks hz times a second until shutdown.
@@ -63,25 +86,36 @@ func (s *Server) cronTick(now time.Time) {
 	s.sampleOps(now)
 }
 
-// sampleOps keeps instantaneous_ops_per_sec: the mean rate over the last opsSamples samples,
-// one every 100 ms at most, as Redis's trackInstantaneousMetric.
+// sampleOps keeps instantaneous_ops_per_sec and instantaneous_input_kbps / _output_kbps: the
+// mean rates over the last opsSamples samples, one every 100 ms at most, as Redis's
+// trackInstantaneousMetric.
 func (s *Server) sampleOps(now time.Time) {
 	cs := &s.cron
 	if !cs.lastOpsTime.IsZero() && now.Sub(cs.lastOpsTime) < 100*time.Millisecond {
 		return
 	}
 	ops := s.totalCommands()
-	if !cs.lastOpsTime.IsZero() {
+	in, out := s.netBytes()
+	if cs.lastOpsTime.IsZero() {
+		cs.ops.last, cs.netIn.last, cs.netOut.last = ops, in, out
+	} else {
 		elapsed := now.Sub(cs.lastOpsTime).Seconds()
-		cs.opsSamples[cs.opsIdx] = int64(float64(ops-cs.lastOps) / elapsed)
-		cs.opsIdx = (cs.opsIdx + 1) % opsSamples
-		var sum int64
-		for _, v := range cs.opsSamples {
-			sum += v
-		}
-		cs.opsPerSec.Store(sum / opsSamples)
+		cs.opsPerSec.Store(cs.ops.sample(ops, elapsed))
+		cs.inputBps.Store(cs.netIn.sample(in, elapsed))
+		cs.outputBps.Store(cs.netOut.sample(out, elapsed))
 	}
-	cs.lastOpsTime, cs.lastOps = now, ops
+	cs.lastOpsTime = now
+}
+
+// netBytes is total_net_input_bytes and total_net_output_bytes: live clients' counters and
+// those of clients gone.
+func (s *Server) netBytes() (in, out int64) {
+	in, out = s.stats.closedNetIn.Load(), s.stats.closedNetOut.Load()
+	for _, c := range s.clientsSnapshot() {
+		in += c.netIn.Load()
+		out += c.netOut.Load()
+	}
+	return in, out
 }
 
 // totalCommands is total_commands_processed: live clients' counters and those of clients gone.
@@ -109,6 +143,10 @@ func (s *Server) resetStats() {
 	s.stats.hitsBase.Store(s.keyspaceHits())
 	s.stats.missesBase.Store(s.keyspaceMisses())
 	s.evictor.ResetStats()
+	s.stats.authFailures.Store(0)
+	s.stats.expireCapReached.Store(0)
+	s.stats.expireCycleNanos.Store(0)
+	s.resetIO()
 }
 
 // keyspaceHits sums keyspace_hits over live and closed clients.

@@ -21,10 +21,16 @@ func (s *Server) keyspaceCron() {
 	}
 	s.debug().expiring.Lock()
 	defer s.debug().expiring.Unlock()
-	deadline := time.Now().Add(cronExpireBudget)
+	start := time.Now()
+	deadline := start.Add(cronExpireBudget)
+	defer func() { s.stats.expireCycleNanos.Add(int64(time.Since(start))) }()
 	for s.activeExpireEnabled() { // turned off meanwhile: stop at once, not at the deadline
 		_, more := s.ks.ActiveExpireCycle(expireEntriesPerCall)
-		if !more || time.Now().After(deadline) {
+		if !more {
+			return
+		}
+		if time.Now().After(deadline) {
+			s.stats.expireCapReached.Add(1)
 			return
 		}
 	}

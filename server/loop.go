@@ -55,6 +55,9 @@ type readinessLoop struct {
 	// uses them, so they need no pool. replyBuf is nil while a client handed to a goroutine
 	// took it with unwritten replies (the loop then borrows from the server's pool).
 	readBuf, replyBuf []byte
+	// io counts the reads and flushes of the clients it serves inline (iostats.go); written
+	// by the loop only, read by INFO.
+	io ioCount
 }
 
 // freeStatesPerLoop bounds a loop's free list of active states: it covers the clients a loop
@@ -376,14 +379,3 @@ func (s *Server) parkedStacksCron() {
 
 // freeStacksAfterParks: after this many parks the cron returns freed memory to the OS.
 const freeStacksAfterParks = 256
-
-// parkedClients counts the clients waiting in a loop (INFO).
-func (s *Server) parkedClients() int64 {
-	var n int64
-	for _, c := range s.clientsSnapshot() {
-		if c.state.Load() == clientParked {
-			n++
-		}
-	}
-	return n
-}

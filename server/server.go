@@ -1,5 +1,6 @@
 // Package server is kvserver's network side: the listener, the clients, the command table and
-// the handlers (one file per command family), the cron, and INFO/CONFIG/CLIENT.
+// the handlers (one file per command family), the cron, and CONFIG/CLIENT. INFO is package
+// info; the server supplies its figures through info.Source (info_source.go).
 package server
 
 import (
@@ -18,6 +19,7 @@ import (
 
 	"github.com/kvserver/kvserver/alloc"
 	"github.com/kvserver/kvserver/config"
+	"github.com/kvserver/kvserver/info"
 	"github.com/kvserver/kvserver/keyspace"
 	"github.com/kvserver/kvserver/querybuf"
 )
@@ -25,8 +27,8 @@ import (
 // Versions reported by INFO and HELLO. Clients parse redis_version to decide what they may
 // send, so it names the Redis release whose behaviour kvserver follows.
 const (
-	RedisVersion = "7.2.4"
-	Version      = "0.1.0"
+	RedisVersion = config.RedisVersion
+	Version      = info.Version
 )
 
 // Options are what the command line gives the server beyond its configuration.
@@ -76,6 +78,7 @@ type Server struct {
 	shutdownOnce sync.Once
 
 	stats      serverStats
+	io         ioCounters // total_reads_processed, total_writes_processed
 	cron       cronState
 	debugState debugState // what DEBUG changed
 
@@ -116,6 +119,12 @@ type serverStats struct {
 	bigArgCopies                atomic.Int64 // big values that had to be copied
 	expiredBase                 atomic.Int64 // CONFIG RESETSTAT offsets
 	hitsBase, missesBase        atomic.Int64
+	usedMemoryStartup           atomic.Int64 // used_memory when the listeners opened
+	authFailures                atomic.Int64 // failed AUTH and HELLO AUTH (acl_access_denied_auth)
+	// Active expiry runs the cron stopped at their time budget with due keys left, and the
+	// time spent in active expiry (expired_time_cap_reached_count, expire_cycle_cpu_milliseconds).
+	expireCapReached atomic.Int64
+	expireCycleNanos atomic.Int64
 }
 
 // New makes a server from its configuration. Nothing listens until Start.
@@ -235,6 +244,8 @@ func (s *Server) Start() error {
 	}
 	s.listen.mu.Unlock()
 	s.watchListeners()
+	s.cron.goLive.Store(alloc.GoRuntimeLive())
+	s.stats.usedMemoryStartup.Store(s.usedMemory())
 	s.wg.Add(1)
 	go s.runCron()
 	return nil
