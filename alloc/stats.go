@@ -13,9 +13,13 @@ type SlabStats struct {
 	Classes   []ClassStats // one per slab class, smallest first
 	Spans     int          // spans holding a class's slots (each SpanSize bytes, committed)
 	FreeSpans int          // spans given back to the OS and kept for reuse
-	SlabBytes int64        // usable bytes of live slab allocations (Stats().SlabBytes)
-	LargeIDs  int          // large objects owned by the arena
-	Large     int64        // their usable bytes
+	// Active is the bytes of the spans' pages ever handed out (each span up to its bump
+	// pointer, in whole pages): what the arena has made resident, freed slots included. The
+	// rest of a span is committed address space that was never touched.
+	Active    int64
+	SlabBytes int64 // usable bytes of live slab allocations (Stats().SlabBytes)
+	LargeIDs  int   // large objects owned by the arena
+	Large     int64 // their usable bytes
 }
 
 // SpanSize is the size of a slab span: every class's slots are carved from spans of this size.
@@ -49,6 +53,7 @@ func (a *Arena) SlabStats() SlabStats {
 		cs := &st.Classes[sp.class-1]
 		cs.Spans++
 		cs.Slots += int64(sp.live)
+		st.Active += int64(sp.bump+PageSize-1) &^ (PageSize - 1)
 		st.Spans++
 	}
 	return st

@@ -28,6 +28,10 @@ func TestSlabStats(t *testing.T) {
 	if c32k.Size != MaxSlabSize || c32k.Spans != 3 || c32k.Slots != int64(2*perSpan+1) {
 		t.Errorf("32 KiB class: %+v", c32k)
 	}
+	// Pages touched: one for the 16-byte slots, two whole spans and one 32 KiB slot.
+	if want := int64(PageSize + 2*SpanSize + MaxSlabSize); st.Active != want {
+		t.Errorf("active %d, want %d", st.Active, want)
+	}
 	if st.Spans != 4 || st.FreeSpans != 0 {
 		t.Errorf("spans %d free %d, want 4 and 0", st.Spans, st.FreeSpans)
 	}
