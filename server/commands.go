@@ -2,15 +2,16 @@ package server
 
 import (
 	"github.com/kvserver/kvserver/command"
+	"github.com/kvserver/kvserver/family/debugfamily"
 	"github.com/kvserver/kvserver/family/keyfamily"
 	"github.com/kvserver/kvserver/family/stringfamily"
 	"github.com/kvserver/kvserver/querybuf"
 )
 
-// commandFamilies lists every family's rows; command.New joins them into the table. The string
-// and keyspace families live in their own packages (family/…); the commands about connections
-// and the server itself (CLIENT, HELLO, CONFIG, INFO, DEBUG, COMMAND …) stay here, beside the
-// clients they act on.
+// commandFamilies lists every family's rows; command.New joins them into the table. The string,
+// keyspace and debug families live in their own packages (family/…); the commands about
+// connections and the server itself (CLIENT, HELLO, CONFIG, INFO, COMMAND …) stay here, beside
+// the clients they act on.
 func (s *Server) commandFamilies() [][]*command.Command {
 	return [][]*command.Command{
 		connectionCommands(),
@@ -20,7 +21,7 @@ func (s *Server) commandFamilies() [][]*command.Command {
 		configCommands(),
 		infoCommands(),
 		authCommands(),
-		debugCommands(),
+		debugfamily.Commands(debugHooks{s}),
 		testOnlyCommands(),
 	}
 }

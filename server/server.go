@@ -56,7 +56,7 @@ type Server struct {
 	pipeline   command.Pipeline
 	started    time.Time
 	clock      func() int64        // Options.Clock: nil for the system clock (see now)
-	sleep      func(time.Duration) // DEBUG SLEEP's: time.Sleep unless Options.Sleep
+	sleep      func(time.Duration) // Options.Sleep: nil for a real sleep (debugHooks.Sleep)
 	runID      string
 	configFile string
 	executable string
@@ -76,6 +76,10 @@ type Server struct {
 	stats      serverStats
 	cron       cronState
 	debugState debugState // what DEBUG changed
+	repl       replIDs    // the replication IDs (DEBUG CHANGE-REPL-ID)
+	// startupMemory is used memory once New is done (MEMORY STATS' startup.allocated); set
+	// once, before any client.
+	startupMemory int64
 
 	logThrottles [numLogKinds]logThrottle // rate limits of the messages clients cause
 
@@ -152,9 +156,6 @@ func New(opts Options) (*Server, error) {
 		clientArena: clientArena,
 		activePool:  make(chan *activeState, activePoolSize),
 	}
-	if s.sleep == nil {
-		s.sleep = time.Sleep
-	}
 	s.enableDebug, _ = opts.Config.Value("enable-debug-command")
 	s.mu.clients = make(map[int64]*client)
 	s.cmds = command.New(s.commandFamilies()...)
@@ -171,6 +172,11 @@ func New(opts Options) (*Server, error) {
 	}
 	s.watchConfig(opts.LogLevel)
 	s.watchInertDirectives()
+	// After a collection, so that start-up's garbage does not count: used memory later is
+	// measured against this (MEMORY STATS' net usage), and the heap of a server at rest is
+	// its live part.
+	runtime.GC()
+	s.startupMemory = ks.UsedMemory() + clientArena.Used() + alloc.GoRuntimeInUse()
 	return s, nil
 }
 
