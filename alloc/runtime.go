@@ -29,3 +29,27 @@ func GoRuntimeInUse() int64 {
 	}
 	return total
 }
+
+// goResidentSampleNames are what GoRuntimeResident reads: everything the Go runtime has mapped,
+// and the part of it returned to the OS.
+var goResidentSampleNames = [...]string{
+	"/memory/classes/total:bytes",
+	"/memory/classes/heap/released:bytes",
+}
+
+// GoRuntimeResident is the memory the Go runtime holds from the OS and has not given back:
+// its heap (in use, free and awaiting collection), stacks and its own metadata — the Go
+// runtime's share of the process's resident set, as jemalloc's resident is Redis's (MEMORY
+// STATS' allocator.resident). Like GoRuntimeInUse, for the cron and diagnostics, not a
+// command's hot path.
+func GoRuntimeResident() int64 {
+	var samples [len(goResidentSampleNames)]metrics.Sample
+	for i, name := range goResidentSampleNames {
+		samples[i].Name = name
+	}
+	metrics.Read(samples[:])
+	if samples[0].Value.Kind() != metrics.KindUint64 || samples[1].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return int64(samples[0].Value.Uint64() - samples[1].Value.Uint64())
+}

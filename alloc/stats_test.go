@@ -75,3 +75,11 @@ func TestSlabStatsSizes(t *testing.T) {
 		}
 	}
 }
+
+// TestGoRuntimeResident: what the runtime holds from the OS covers what it uses.
+func TestGoRuntimeResident(t *testing.T) {
+	inUse, resident := GoRuntimeInUse(), GoRuntimeResident()
+	if resident < inUse || resident > 1<<40 {
+		t.Fatalf("GoRuntimeResident = %d with GoRuntimeInUse = %d", resident, inUse)
+	}
+}
