@@ -123,6 +123,8 @@ func (h debugHooks) Memory() debugfamily.ServerMemory {
 		NClients:  int(s.connected.Load()),
 		RSS:       rssBytes(),
 		GoRuntime: s.cron.goRuntime.Load(),
+		// Read now: MEMORY STATS is a diagnostic, not a hot path.
+		GoResident: alloc.GoRuntimeResident(),
 	}
 }
 

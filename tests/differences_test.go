@@ -14,3 +14,18 @@ const errShutdownSaveFailed = "ERR Errors trying to SHUTDOWN. Check logs."
 // Refused directives (user, aclfile, appendonly yes, TLS, replicaof, cluster-enabled, a
 // non-zero maxmemory …), which Redis acts on, are tested by the kvserver-only tests of
 // config_safety_test.go.
+
+// DEBUG and MEMORY (tests/debug_test.go, tests/memory_test.go).
+//
+// digestMixesTTLValue: DEBUG DIGEST and DIGEST-VALUE mix a key's expire time into its digest
+// in kvserver, so that a changed TTL changes the digest; Redis mixes in only whether the key
+// has one. Without TTLs the digests are Redis's, bit for bit.
+//
+// MEMORY MALLOC-STATS reports kvserver's own allocator (its slab classes and arenas), not
+// jemalloc's statistics; both are a text between "___ Begin … statistics ___" and "--- End …
+// statistics ---" lines. In MEMORY STATS the allocator is kvserver's arenas with the Go
+// runtime (allocator.resident counts all the Go runtime holds from the OS), functions.caches
+// is 0 (no functions), and clients.normal is the clients' buffers at the time of the call
+// (Redis's is updated by its cron, 0 at first).
+// DEBUG HELP lists only the subcommands kvserver has, each with Redis's lines.
+func digestMixesTTLValue() bool { return !targetRedis }

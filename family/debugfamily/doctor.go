@@ -7,7 +7,7 @@ import (
 )
 
 // MEMORY DOCTOR's texts, Redis's word for word. Those about replicas and Lua scripts never
-// apply here, nor the process-RSS one: allocator.resident is the process's RSS (memstats.go).
+// apply here.
 const (
 	doctorHealthy = "Hi Sam, I can't find any memory issue in your instance. " +
 		"I can only account for what occurs on this base.\n"
@@ -21,6 +21,7 @@ const (
 	doctorHighFrag  = " * High total RSS: This instance has a memory fragmentation and RSS overhead greater than 1.4 (this means that the Resident Set Size of the Redis process is much larger than the sum of the logical allocations Redis performed). This problem is usually due either to a large peak memory (check if there is a peak memory entry above in the report) or may result from a workload that causes the allocator to fragment memory a lot. If the problem is a large peak memory, then there is no issue. Otherwise, make sure you are using the Jemalloc allocator and not the default libc malloc. Note: The currently used allocator is \"" + allocatorName + "\".\n\n"
 	doctorAllocFrag = " * High allocator fragmentation: This instance has an allocator external fragmentation greater than 1.1. This problem is usually due either to a large peak memory (check if there is a peak memory entry above in the report) or may result from a workload that causes the allocator to fragment memory a lot. You can try enabling 'activedefrag' config option.\n\n"
 	doctorAllocRSS  = " * High allocator RSS overhead: This instance has an RSS memory overhead is greater than 1.1 (this means that the Resident Set Size of the allocator is much larger than the sum what the allocator actually holds). This problem is usually due to a large peak memory (check if there is a peak memory entry above in the report), you can try the MEMORY PURGE command to reclaim it.\n\n"
+	doctorProcRSS   = " * High process RSS overhead: This instance has non-allocator RSS memory overhead is greater than 1.1 (this means that the Resident Set Size of the Redis process is much larger than the RSS the allocator holds). This problem may be due to Lua scripts or Modules.\n\n"
 	doctorBigClient = " * Big client buffers: The clients output buffers in this instance are greater than 200K per client (on average). This may result from different causes, like Pub/Sub clients subscribed to channels bot not receiving data fast enough, so that data piles on the Redis instance output buffer, or clients sending commands with large replies or very large sequences of commands in the same pipeline. Please use the CLIENT LIST command in order to investigate the issue if it causes problems in your instance, or to understand better why certain clients are using a big amount of memory.\n\n"
 	doctorOutro     = "I'm here to keep you safe, Sam. I want to help you.\n"
 )
@@ -57,8 +58,11 @@ func doctorReport(m *memoryOverhead) string {
 	if ratio(m.active, m.Used) > 1.1 && m.active-m.Used > doctorMinBytes {
 		found = append(found, doctorAllocFrag)
 	}
-	if ratio(m.RSS, m.active) > 1.1 && m.RSS-m.active > doctorMinBytes {
+	if ratio(m.resident, m.active) > 1.1 && m.resident-m.active > doctorMinBytes {
 		found = append(found, doctorAllocRSS)
+	}
+	if ratio(m.RSS, m.resident) > 1.1 && m.RSS-m.resident > doctorMinBytes {
+		found = append(found, doctorProcRSS)
 	}
 	if m.Clients/int64(max(m.NClients, 1)) > doctorClientBuffer {
 		found = append(found, doctorBigClient)

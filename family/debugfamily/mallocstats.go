@@ -33,7 +33,7 @@ func (f *family) mallocStatsCommand(ctx *command.Ctx) {
 		addSlabStats(&total, st)
 	})
 	writeArenaStats(&b, "total", total)
-	fmt.Fprintf(&b, "___ End kvserver allocator statistics ___\n")
+	fmt.Fprintf(&b, "--- End kvserver allocator statistics ---\n")
 	ctx.W.Verbatim("txt", b.String())
 }
 

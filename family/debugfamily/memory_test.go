@@ -1,6 +1,7 @@
 package debugfamily
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -73,7 +74,7 @@ func statsMap(t *testing.T, c *conn) (fields []string, m map[string]string) {
 // keys, and figures that add up: the dataset is the records, the rest is overhead.
 func TestMemoryStats(t *testing.T) {
 	wd := newWorld(t)
-	wd.srv.mem = ServerMemory{Used: 10 << 20, Peak: 12 << 20, Startup: 2 << 20, Clients: 5000, NClients: 2, RSS: 20 << 20, GoRuntime: 3 << 20}
+	wd.srv.mem = ServerMemory{Used: 10 << 20, Peak: 12 << 20, Startup: 2 << 20, Clients: 5000, NClients: 2, RSS: 20 << 20, GoRuntime: 3 << 20, GoResident: 4 << 20}
 	c := wd.conn(t)
 	c.do("SET a hello")
 	c.do("SELECT 5")
@@ -107,8 +108,8 @@ func TestMemoryStats(t *testing.T) {
 		"dataset.bytes":       ":" + itoa(int(records-tables)),
 		"overhead.total":      ":" + itoa(int(10<<20-(records-tables))),
 		"keys.bytes-per-key":  ":" + itoa((8<<20)/3),
-		"allocator.allocated": ":10485760", "allocator.resident": ":20971520",
-		"fragmentation": ",2", "fragmentation.bytes": ":10485760", "rss-overhead.ratio": ",1",
+		"allocator.allocated": ":10485760",
+		"fragmentation": ",2", "fragmentation.bytes": ":10485760",
 		"peak.percentage": ",83.33333333333334",
 	} {
 		if m[field] != v {
@@ -118,6 +119,14 @@ func TestMemoryStats(t *testing.T) {
 	if !strings.HasPrefix(m["db.5"], "%3 overhead.hashtable.main :") || !strings.Contains(m["db.5"], "overhead.hashtable.slot-to-keys :0") ||
 		strings.Contains(m["db.5"], "overhead.hashtable.expires :0 ") {
 		t.Errorf("db.5: %s", m["db.5"])
+	}
+	// resident is active with all the Go runtime holds instead of what it uses; the rest of
+	// the RSS is the process's own.
+	active, _ := strconv.ParseInt(m["allocator.active"][1:], 10, 64)
+	resident, _ := strconv.ParseInt(m["allocator.resident"][1:], 10, 64)
+	if resident-active != 1<<20 || m["rss-overhead.bytes"] != ":"+strconv.FormatInt(20<<20-resident, 10) ||
+		m["allocator-rss.bytes"] != ":1048576" {
+		t.Errorf("active %d, resident %d, rss-overhead.bytes %s", active, resident, m["rss-overhead.bytes"])
 	}
 	if _, ok := m["db.1"]; ok {
 		t.Error("an empty database is listed")
@@ -131,7 +140,7 @@ func TestMemoryStats(t *testing.T) {
 
 // TestDoctorReport: Redis's rules on the figures.
 func TestDoctorReport(t *testing.T) {
-	healthy := memoryOverhead{ServerMemory: ServerMemory{Used: 100 << 20, Peak: 110 << 20, RSS: 112 << 20, Clients: 1 << 10, NClients: 1}, active: 105 << 20}
+	healthy := memoryOverhead{ServerMemory: ServerMemory{Used: 100 << 20, Peak: 110 << 20, RSS: 112 << 20, Clients: 1 << 10, NClients: 1}, active: 105 << 20, resident: 108 << 20}
 	for _, tc := range []struct {
 		name string
 		edit func(m *memoryOverhead)
@@ -140,10 +149,11 @@ func TestDoctorReport(t *testing.T) {
 		{"healthy", func(*memoryOverhead) {}, []string{doctorHealthy}},
 		{"empty", func(m *memoryOverhead) { m.Used, m.Peak = 4<<20, 400<<20 }, []string{doctorEmpty}},
 		{"peak", func(m *memoryOverhead) { m.Peak = 151 << 20 }, []string{doctorIntro, doctorBigPeak, doctorOutro}},
-		{"rss", func(m *memoryOverhead) { m.RSS = 160 << 20 }, []string{doctorIntro, doctorHighFrag, doctorAllocRSS, doctorOutro}},
-		{"allocator", func(m *memoryOverhead) { m.active, m.RSS = 120<<20, 125<<20 }, []string{doctorIntro, doctorAllocFrag, doctorOutro}},
+		{"rss", func(m *memoryOverhead) { m.RSS = 160 << 20 }, []string{doctorIntro, doctorHighFrag, doctorProcRSS, doctorOutro}},
+		{"allocator", func(m *memoryOverhead) { m.active, m.resident, m.RSS = 120<<20, 122<<20, 125<<20 }, []string{doctorIntro, doctorAllocFrag, doctorOutro}},
+		{"allocator rss", func(m *memoryOverhead) { m.resident, m.RSS = 130<<20, 135<<20 }, []string{doctorIntro, doctorAllocRSS, doctorOutro}},
 		{"clients", func(m *memoryOverhead) { m.Clients, m.NClients = 3<<20, 10 }, []string{doctorIntro, doctorBigClient, doctorOutro}},
-		{"small ratios", func(m *memoryOverhead) { m.Used, m.Peak, m.RSS, m.active = 6<<20, 6<<20, 15<<20, 6<<20 }, []string{doctorHealthy}},
+		{"small ratios", func(m *memoryOverhead) { m.Used, m.Peak, m.RSS, m.active, m.resident = 6<<20, 6<<20, 15<<20, 6<<20, 7<<20 }, []string{doctorHealthy}},
 	} {
 		m := healthy
 		tc.edit(&m)
@@ -167,7 +177,7 @@ func TestMemoryDoctorAndMallocStats(t *testing.T) {
 	c.do("SET k " + strings.Repeat("v", 200))
 	got := c.do("MEMORY MALLOC-STATS")
 	for _, want := range []string{"___ Begin kvserver allocator statistics ___", "Arena shard.0:", "Arena shard.7:",
-		"Arena clients:", "Arena total:", "___ End kvserver allocator statistics ___"} {
+		"Arena clients:", "Arena total:", "--- End kvserver allocator statistics ---"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("MALLOC-STATS lacks %q:\n%s", want, got)
 		}

@@ -15,6 +15,7 @@ type memoryOverhead struct {
 	dataset  int64        // dataset.bytes: the shards' records and values (exact)
 	overhead int64        // overhead.total: everything else used_memory counts
 	active   int64        // allocator.active: slab pages handed out, large objects, Go runtime
+	resident int64        // allocator.resident: the same, with all the Go runtime holds
 }
 
 // dbOverhead is one database's share of MEMORY STATS.
@@ -34,6 +35,7 @@ func (f *family) memoryOverhead(ctx *command.Ctx) memoryOverhead {
 		m.active += arenaActive(a.SlabStats())
 	}
 	f.srv.WithClientArena(func(a *alloc.Arena) { m.active += arenaActive(a.SlabStats()) })
+	m.resident = m.active + m.GoResident
 	m.active += m.GoRuntime
 	for db := range ctx.KS.Databases() {
 		o := dbOverhead{db: db}
@@ -73,10 +75,13 @@ func ratio(a, b int64) float64 {
 	return float64(a) / float64(b)
 }
 
-// memoryStatsCommand: MEMORY STATS — Redis 7.2's map, field for field. allocator.allocated is
-// used_memory; allocator.active what the arenas have made resident (the span pages they
-// handed out, free slots included, and large objects) plus the Go runtime's heap and stacks; allocator.resident the process's RSS, so that
-// rss-overhead is 1 and 0 (kvserver's allocator is the process's, nothing lies outside it).
+// memoryStatsCommand: MEMORY STATS — Redis 7.2's map, field for field. The allocator is
+// kvserver's arenas together with the Go runtime: allocator.allocated is used_memory;
+// allocator.active what the arenas have made resident (the span pages they handed out, free
+// slots included, and large objects) plus the Go runtime's heap in use and stacks;
+// allocator.resident the same with all the Go runtime holds from the OS (free heap, garbage not
+// yet collected, its metadata). rss-overhead is the rest of the process's RSS (the binary,
+// threads' stacks outside Go).
 func (f *family) memoryStatsCommand(ctx *command.Ctx) {
 	m := f.memoryOverhead(ctx)
 	w := ctx.W
@@ -118,13 +123,13 @@ func (f *family) memoryStatsCommand(ctx *command.Ctx) {
 	double("peak.percentage", 100*ratio(m.Used, m.Peak))
 	field("allocator.allocated", m.Used)
 	field("allocator.active", m.active)
-	field("allocator.resident", m.RSS)
+	field("allocator.resident", m.resident)
 	double("allocator-fragmentation.ratio", ratio(m.active, m.Used))
 	field("allocator-fragmentation.bytes", m.active-m.Used)
-	double("allocator-rss.ratio", ratio(m.RSS, m.active))
-	field("allocator-rss.bytes", m.RSS-m.active)
-	double("rss-overhead.ratio", 1)
-	field("rss-overhead.bytes", 0)
+	double("allocator-rss.ratio", ratio(m.resident, m.active))
+	field("allocator-rss.bytes", m.resident-m.active)
+	double("rss-overhead.ratio", ratio(m.RSS, m.resident))
+	field("rss-overhead.bytes", m.RSS-m.resident)
 	double("fragmentation", ratio(m.RSS, m.Used))
 	field("fragmentation.bytes", m.RSS-m.Used)
 }

@@ -41,4 +41,7 @@ type ServerMemory struct {
 	RSS      int64 // the process's resident set
 	// GoRuntime is the Go runtime's heap in use and stacks, part of Used.
 	GoRuntime int64
+	// GoResident is what the Go runtime holds from the OS (heap in use, free and awaiting
+	// collection, stacks, its metadata): its part of the resident set.
+	GoResident int64
 }
