@@ -109,7 +109,7 @@ func TestMemoryStats(t *testing.T) {
 		"overhead.total":      ":" + itoa(int(10<<20-(records-tables))),
 		"keys.bytes-per-key":  ":" + itoa((8<<20)/3),
 		"allocator.allocated": ":10485760",
-		"fragmentation": ",2", "fragmentation.bytes": ":10485760",
+		"fragmentation":       ",2", "fragmentation.bytes": ":10485760",
 		"peak.percentage": ",83.33333333333334",
 	} {
 		if m[field] != v {
@@ -153,7 +153,9 @@ func TestDoctorReport(t *testing.T) {
 		{"allocator", func(m *memoryOverhead) { m.active, m.resident, m.RSS = 120<<20, 122<<20, 125<<20 }, []string{doctorIntro, doctorAllocFrag, doctorOutro}},
 		{"allocator rss", func(m *memoryOverhead) { m.resident, m.RSS = 130<<20, 135<<20 }, []string{doctorIntro, doctorAllocRSS, doctorOutro}},
 		{"clients", func(m *memoryOverhead) { m.Clients, m.NClients = 3<<20, 10 }, []string{doctorIntro, doctorBigClient, doctorOutro}},
-		{"small ratios", func(m *memoryOverhead) { m.Used, m.Peak, m.RSS, m.active, m.resident = 6<<20, 6<<20, 15<<20, 6<<20, 7<<20 }, []string{doctorHealthy}},
+		{"small ratios", func(m *memoryOverhead) {
+			m.Used, m.Peak, m.RSS, m.active, m.resident = 6<<20, 6<<20, 15<<20, 6<<20, 7<<20
+		}, []string{doctorHealthy}},
 	} {
 		m := healthy
 		tc.edit(&m)
