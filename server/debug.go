@@ -70,7 +70,8 @@ type debugHooks struct{ s *Server }
 var _ debugfamily.Server = debugHooks{}
 
 // Sleep is DEBUG SLEEP's: Options.Sleep when a test gave one (a fake clock advances), else a
-// timer that shutdown cuts short, so that SHUTDOWN or SIGTERM does not wait for it.
+// timer that the shutdown cuts short when it stops waiting for running commands (Abandon). A
+// shutdown waits for it until then, up to shutdown-timeout, as for any command in progress.
 func (h debugHooks) Sleep(d time.Duration) {
 	if h.s.sleep != nil {
 		h.s.sleep(d)
@@ -80,7 +81,7 @@ func (h debugHooks) Sleep(d time.Duration) {
 	defer t.Stop()
 	select {
 	case <-t.C:
-	case <-h.s.done:
+	case <-h.s.abandoned:
 	}
 }
 

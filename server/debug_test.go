@@ -1,23 +1,30 @@
 package server
 
 import (
+	"context"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 )
 
-// TestDebugSleepEndsAtShutdown: a DEBUG SLEEP in progress returns when the server shuts down
+// TestDebugSleepAbandoned: a client in DEBUG SLEEP is a running command to the shutdown
+// until it gives up on it (Abandon): then the sleep ends and the server's goroutines with it
 // (the test would hang, not fail on a time, if it did not).
-func TestDebugSleepEndsAtShutdown(t *testing.T) {
-	s, _ := startInProcess(t)
-	done := make(chan struct{})
-	go func() {
-		debugHooks{s}.Sleep(time.Hour)
-		close(done)
-	}()
+func TestDebugSleepAbandoned(t *testing.T) {
+	s, rdb := startInProcess(t)
+	slept := make(chan error, 1)
+	go func() { slept <- rdb.Do(context.Background(), "DEBUG", "SLEEP", "3600").Err() }()
+	for !strings.Contains(rdb.Do(t.Context(), "CLIENT", "LIST").String(), "cmd=debug") {
+		time.Sleep(time.Millisecond)
+	}
 	s.Shutdown()
-	<-done
+	if n := s.ConnectedClients(); n != 1 {
+		t.Errorf("%d clients still running a command after Shutdown, want the sleeper", n)
+	}
+	s.Abandon()
+	s.Wait()
+	<-slept
 }
 
 // TestDebugChangeReplID: CHANGE-REPL-ID gives a new 40-hex ID each time and clears the second.

@@ -70,6 +70,8 @@ type Server struct {
 	connected    atomic.Int64
 	closing      atomic.Bool
 	done         chan struct{} // closed when Shutdown begins
+	abandoned    chan struct{} // closed by Abandon: commands that wait (DEBUG SLEEP) end
+	abandonOnce  sync.Once
 	wg           sync.WaitGroup
 	shutdownOnce sync.Once
 
@@ -150,6 +152,7 @@ func New(opts Options) (*Server, error) {
 		configFile: opts.ConfigFile,
 		executable: opts.Executable,
 		done:       make(chan struct{}),
+		abandoned:  make(chan struct{}),
 		// Two buffers per P: a goroutine holds one only between its read and its parse.
 		readPool:    querybuf.NewPool(2 * runtime.GOMAXPROCS(0)),
 		replyPool:   querybuf.NewPool(2 * runtime.GOMAXPROCS(0)),
