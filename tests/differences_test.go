@@ -27,5 +27,7 @@ const errShutdownSaveFailed = "ERR Errors trying to SHUTDOWN. Check logs."
 // runtime (allocator.resident counts all the Go runtime holds from the OS), functions.caches
 // is 0 (no functions), and clients.normal is the clients' buffers at the time of the call
 // (Redis's is updated by its cron, 0 at first).
-// DEBUG HELP lists only the subcommands kvserver has, each with Redis's lines.
+// DEBUG HELP lists only the subcommands kvserver has, each with Redis's lines. DEBUG POPULATE
+// with a count no arena could hold answers Redis's "OOM in dictTryExpand" at once; redis-server
+// 7.0.15 crashes on its failed allocation instead.
 func digestMixesTTLValue() bool { return !targetRedis }

@@ -3,14 +3,19 @@ package debugfamily
 import (
 	"strconv"
 
+	"github.com/kvserver/kvserver/alloc"
 	"github.com/kvserver/kvserver/command"
 	"github.com/kvserver/kvserver/conv"
 	"github.com/kvserver/kvserver/object"
 )
 
-// errPopulateRange is DEBUG POPULATE's error for a count or size that is not a positive
-// number (Redis passes this text to getPositiveLongFromObjectOrReply).
-const errPopulateRange = "ERR value is out of range, must be positive"
+// DEBUG POPULATE's errors: a count or size that is not a positive number (Redis passes this
+// text to getPositiveLongFromObjectOrReply), and a count whose keys cannot fit (Redis's reply
+// when it cannot allocate a table for them).
+const (
+	errPopulateRange = "ERR value is out of range, must be positive"
+	errPopulateOOM   = "ERR OOM in dictTryExpand"
+)
 
 // debugPopulateCommand: DEBUG POPULATE count [prefix] [size] — count string keys named
 // prefix:N (prefix "key") for N from 0, holding "value:N", cut or padded with zero bytes to
@@ -22,6 +27,12 @@ func debugPopulateCommand(ctx *command.Ctx) {
 	count, ok := conv.String2ll(args.Arg(2))
 	if !ok || count < 0 {
 		ctx.W.Error(errPopulateRange)
+		return
+	}
+	// Every key takes at least one slot of the smallest class in its shard's arena, whose
+	// address space is at most alloc.DefaultReserve: a count beyond that can never be stored.
+	if count > int64(ctx.KS.NumShards())*(alloc.DefaultReserve/alloc.Quantum) {
+		ctx.W.Error(errPopulateOOM)
 		return
 	}
 	var size int64

@@ -29,6 +29,7 @@ GET bar:1 -> "val"
 DEBUG POPULATE 1 zero 0 -> OK
 GET zero:0 -> "value:0"
 DEBUG POPULATE 0 -> OK
+DEBUG POPULATE 9223372036854775807 -> (error) ERR OOM in dictTryExpand
 DEBUG POPULATE -1 -> (error) ERR value is out of range, must be positive
 DEBUG POPULATE x -> (error) ERR value is out of range, must be positive
 DEBUG POPULATE 1 p -1 -> (error) ERR value is out of range, must be positive
