@@ -6,8 +6,8 @@ import (
 )
 
 // memoryOverhead is Redis's redisMemOverhead as kvserver can fill it: the server's figures,
-// every database's table and TTL index, and the arenas' committed memory. Replication, the
-// AOF, Lua, functions and cluster links do not exist here: MEMORY STATS reports them as 0.
+// every database's table and TTL index, and what the arenas have made resident. Replication,
+// the AOF, Lua, functions and cluster links do not exist here: MEMORY STATS reports them as 0.
 type memoryOverhead struct {
 	ServerMemory
 	dbs      []dbOverhead // the databases that hold keys
