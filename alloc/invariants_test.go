@@ -28,3 +28,25 @@ func TestInvariantsPoisonFreedSlots(t *testing.T) {
 	}
 	a.Free(keep, 64)
 }
+
+// TestInvariantsSlabStats: SlabStats's live slots per class are the slots the invariants
+// track as allocated, class by class.
+func TestInvariantsSlabStats(t *testing.T) {
+	a := newTestArena(t)
+	var hs []Handle
+	for i := 1; i < 3000; i += 7 {
+		hs = append(hs, a.Alloc(i*5))
+	}
+	for i := 0; i < len(hs); i += 3 {
+		a.Free(hs[i], (i*7+1)*5)
+	}
+	want := make([]int64, NumSlabClasses)
+	for _, c := range a.invariants.live {
+		want[c]++
+	}
+	for c, cs := range a.SlabStats().Classes {
+		if cs.Slots != want[c] {
+			t.Errorf("class %d (%d bytes): %d live slots, invariants track %d", c, cs.Size, cs.Slots, want[c])
+		}
+	}
+}

@@ -1,6 +1,11 @@
 package alloc
 
-import "runtime/metrics"
+import (
+	"os"
+	"runtime/metrics"
+	"strconv"
+	"strings"
+)
 
 // liveSampleNames are the runtime/metrics GoRuntimeLive reads. Reading them is cheap and does
 // not stop the world (unlike runtime.ReadMemStats), but still belongs to the cron, not to a
@@ -28,4 +33,43 @@ func GoRuntimeLive() int64 {
 		}
 	}
 	return total
+}
+
+// goResidentSampleNames are what GoRuntimeResident reads: everything the Go runtime has mapped,
+// and the part of it returned to the OS.
+var goResidentSampleNames = [...]string{
+	"/memory/classes/total:bytes",
+	"/memory/classes/heap/released:bytes",
+}
+
+// GoRuntimeResident is the memory the Go runtime holds from the OS and has not given back:
+// its heap (in use, free and awaiting collection), stacks and its own metadata — the Go
+// runtime's share of the process's resident set, as jemalloc's resident is Redis's (MEMORY
+// STATS' allocator.resident). Like GoRuntimeInUse, for the cron and diagnostics, not a
+// command's hot path.
+func GoRuntimeResident() int64 {
+	var samples [len(goResidentSampleNames)]metrics.Sample
+	for i, name := range goResidentSampleNames {
+		samples[i].Name = name
+	}
+	metrics.Read(samples[:])
+	if samples[0].Value.Kind() != metrics.KindUint64 || samples[1].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return int64(samples[0].Value.Uint64() - samples[1].Value.Uint64())
+}
+
+// ProcessRSS is the process's resident set size, from /proc/self/statm (0 if unavailable):
+// INFO's used_memory_rss and MEMORY STATS' figures that derive from it.
+func ProcessRSS() int64 {
+	data, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0
+	}
+	fs := strings.Fields(string(data))
+	if len(fs) < 2 {
+		return 0
+	}
+	pages, _ := strconv.ParseInt(fs[1], 10, 64)
+	return pages * int64(os.Getpagesize())
 }

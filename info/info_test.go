@@ -61,7 +61,8 @@ func newWorld(t *testing.T) *world {
 	}
 	t.Cleanup(ks.Close)
 	src := &fakeSource{
-		process: Process{RunID: strings.Repeat("ab", 20), Executable: "/usr/bin/kvserver",
+		process: Process{RunID: strings.Repeat("ab", 20), ReplID: strings.Repeat("ab", 20),
+			ReplID2: strings.Repeat("0", 40), Executable: "/usr/bin/kvserver",
 			Started: time.Now().Add(-90 * time.Second), Now: time.UnixMilli(startMs)},
 		memory: Memory{Used: 4 << 20, Peak: 5 << 20, Startup: 1 << 20, GoRuntime: 3 << 20, Clients: 1024},
 	}

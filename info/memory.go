@@ -1,16 +1,13 @@
 package info
 
 import (
-	"os"
-	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 
 	"github.com/kvserver/kvserver/alloc"
 )
 
-// writeMemory is # Memory. used_memory is every arena's charge plus the Go runtime's heap and
+// writeMemory is # Memory. used_memory is every arena's charge plus the Go runtime's live heap and
 // stacks; used_memory_dataset is the keyspace's charge, exact. Scripting, replication, AOF
 // and cluster memory are 0 because none of them exists here. Left out: jemalloc's own
 // figures (allocator_allocated, _active, _resident and the ratios and byte counts derived from
@@ -19,7 +16,7 @@ import (
 func writeMemory(e *env, f fields) bool {
 	m := e.src.Memory()
 	used := m.Used
-	rss := rssBytes()
+	rss := alloc.ProcessRSS()
 	peak := max(m.Peak, used)
 	dataset := e.ks.UsedMemory()
 	startup := min(m.Startup, used)
@@ -65,20 +62,6 @@ func writeMemory(e *env, f fields) bool {
 	f.int("lazyfreed_objects", 0)
 	f.int("used_memory_go_runtime", m.GoRuntime)
 	return true
-}
-
-// rssBytes reads the process's resident set size from /proc/self/statm (0 if unavailable).
-func rssBytes() int64 {
-	data, err := os.ReadFile("/proc/self/statm")
-	if err != nil {
-		return 0
-	}
-	fs := strings.Fields(string(data))
-	if len(fs) < 2 {
-		return 0
-	}
-	pages, _ := strconv.ParseInt(fs[1], 10, 64)
-	return pages * int64(os.Getpagesize())
 }
 
 // totalSystemMemory is the machine's physical memory (Redis's zmalloc_get_memory_size), read

@@ -23,10 +23,13 @@ type Source interface {
 
 // Process is the # Server section's facts about the running server.
 type Process struct {
-	RunID      string    // 40 hex characters, new at each start (run_id, master_replid)
-	Executable string    // absolute path of the binary
-	ConfigFile string    // absolute path, "" without one
-	Started    time.Time // uptime is measured from it, on real time
+	RunID string // 40 hex characters, new at each start (run_id)
+	// ReplID and ReplID2 are master_replid and master_replid2: the run id and 40 zeros until
+	// DEBUG CHANGE-REPL-ID draws a new one.
+	ReplID, ReplID2 string
+	Executable      string    // absolute path of the binary
+	ConfigFile      string    // absolute path, "" without one
+	Started         time.Time // uptime is measured from it, on real time
 	// Now is the time commands see (server_time_usec): a test's fake clock when one is set.
 	Now       time.Time
 	Listeners []Listener // listener0 … in Redis's connection-type order: tcp, unix

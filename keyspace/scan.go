@@ -135,3 +135,23 @@ func (k *Keyspace) Scan(db int, cursor uint64, count int, fn func(s *Shard, h al
 	}
 	return si<<scanShardShift | c
 }
+
+// each calls fn for every entry of the table once, as Redis's dict iterator: both arrays while
+// entries move between them, the current one otherwise (an array being cleared holds nothing
+// yet). It does no rehash step, and fn must not change the table.
+func (t *table) each(fn func(h alloc.Handle)) {
+	for a := range t.ht {
+		if a == 1 && !t.moving() {
+			break
+		}
+		for i := uint64(0); i < t.ht[a].size; i++ {
+			t.emitChain(a, i, fn)
+		}
+	}
+}
+
+// EachLocked calls fn for every key of database db in this shard, each once, keys whose time
+// has passed but that are not yet removed included: nothing is deleted, expired or touched
+// (DEBUG DIGEST reads the dataset as it is). fn runs under the lock, must not keep the handle,
+// and must not add or delete keys of this shard.
+func (s *Shard) EachLocked(db int, fn func(h alloc.Handle)) { s.db(db).keys.each(fn) }

@@ -3,6 +3,7 @@ package keyspace
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/kvserver/kvserver/alloc"
@@ -175,5 +176,71 @@ func TestScanCursorHighBits(t *testing.T) {
 	}
 	if want := k.Shard(15).db(0).keys.len(); int64(n) != want {
 		t.Errorf("scan of shard 15 with bit 63 set: %d keys, want %d", n, want)
+	}
+}
+
+// TestTableEach: in every phase of a resize (idle, clearing a new array, moving entries),
+// each returns every entry exactly once.
+func TestTableEach(t *testing.T) {
+	th := newTableHarness(t)
+	phases := map[string]int{}
+	check := func(n int) {
+		seen := map[string]int{}
+		th.tab.each(func(h alloc.Handle) { seen[string(testKey(th.a, h))]++ })
+		if len(seen) != n {
+			t.Fatalf("%d keys: each returned %d distinct", n, len(seen))
+		}
+		for k, c := range seen {
+			if c != 1 {
+				t.Fatalf("%d keys: %q returned %d times", n, k, c)
+			}
+		}
+		switch {
+		case !th.tab.resizing():
+			phases["idle"]++
+		case th.tab.moving():
+			phases["moving"]++
+		default:
+			phases["zeroing"]++
+		}
+	}
+	const n = 3000
+	for i := range n {
+		th.insert(key(i))
+		check(i + 1)
+	}
+	for i := range n - 10 {
+		th.delete(key(i))
+		if i%7 == 0 {
+			seen := 0
+			th.tab.each(func(alloc.Handle) { seen++ })
+			if seen != n-i-1 {
+				t.Fatalf("after %d deletes: %d entries", i+1, seen)
+			}
+		}
+	}
+	if phases["moving"] == 0 || phases["zeroing"] == 0 || phases["idle"] == 0 {
+		t.Fatalf("phases seen: %v", phases)
+	}
+}
+
+// TestEachLockedKeepsExpired: EachLocked returns keys whose time has passed and removes none.
+func TestEachLockedKeepsExpired(t *testing.T) {
+	k, clk := newTestKeyspace(t, Options{Shards: 1, Databases: 2})
+	set(t, k, 0, "a", "1", 0)
+	set(t, k, 0, "b", "2", testEpoch+10)
+	set(t, k, 1, "c", "3", 0)
+	clk.advance(100)
+	s := k.Shard(0)
+	s.Lock()
+	defer s.Unlock()
+	var got []string
+	s.EachLocked(0, func(h alloc.Handle) { got = append(got, string(object.Key(s.Arena(), h))) })
+	slices.Sort(got)
+	if !slices.Equal(got, []string{"a", "b"}) {
+		t.Fatalf("db 0: %v", got)
+	}
+	if n := s.DBSizeLocked(0); n != 2 {
+		t.Fatalf("EachLocked removed a key: %d left", n)
 	}
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"github.com/kvserver/kvserver/command"
+	"github.com/kvserver/kvserver/family/debugfamily"
 	"github.com/kvserver/kvserver/family/keyfamily"
 	"github.com/kvserver/kvserver/family/serverfamily"
 	"github.com/kvserver/kvserver/family/stringfamily"
@@ -11,8 +12,8 @@ import (
 
 // commandFamilies lists every family's rows; command.New joins them into the table. The
 // families live in their own packages (family/…), INFO in package info; the commands about
-// connections (CLIENT, HELLO, AUTH, SELECT …) and the server's life (SHUTDOWN, DEBUG) stay
-// here, beside the clients and loops they act on.
+// connections (CLIENT, HELLO, AUTH, SELECT …) and the server's life (SHUTDOWN) stay here,
+// beside the clients and loops they act on.
 func (s *Server) commandFamilies() [][]*command.Command {
 	return [][]*command.Command{
 		connectionCommands(),
@@ -22,7 +23,7 @@ func (s *Server) commandFamilies() [][]*command.Command {
 		serverfamily.Commands(serverHost{s}),
 		info.Commands((*infoSource)(s)),
 		authCommands(),
-		debugCommands(),
+		debugfamily.Commands(debugHooks{s}),
 		testOnlyCommands(),
 	}
 }

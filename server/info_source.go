@@ -17,6 +17,7 @@ func (src *infoSource) Process() info.Process {
 	s := (*Server)(src)
 	p := info.Process{RunID: s.runID, Executable: s.executable, ConfigFile: s.configFile,
 		Started: s.started, Now: s.now()}
+	p.ReplID, p.ReplID2 = s.replicationIDs()
 	s.listen.mu.Lock()
 	// Redis prints the configured bind addresses, as many as it has sockets for (listener0);
 	// the Unix socket is listener1, with its path as its one address.
@@ -50,12 +51,17 @@ func (src *infoSource) Clients() info.Clients {
 func (src *infoSource) Memory() info.Memory {
 	s := (*Server)(src)
 	used := s.usedMemory()
-	var clients int64
-	for _, c := range s.clientsSnapshot() {
-		clients += c.totalMemory()
-	}
 	return info.Memory{Used: used, Peak: max(s.stats.usedMemoryPeak.Load(), used),
-		Startup: s.stats.usedMemoryStartup.Load(), GoRuntime: s.cron.goLive.Load(), Clients: clients}
+		Startup: s.startupMemory, GoRuntime: s.cron.goLive.Load(), Clients: s.clientsMemory()}
+}
+
+// clientsMemory is mem_clients_normal: the buffers the clients hold.
+func (s *Server) clientsMemory() int64 {
+	var n int64
+	for _, c := range s.clientsSnapshot() {
+		n += c.totalMemory()
+	}
+	return n
 }
 
 // Stats are the server's counters, CONFIG RESETSTAT's offsets applied.

@@ -60,7 +60,7 @@ type Server struct {
 	evictor    *evict.Evictor // the memory limit (memory_limit.go)
 	started    time.Time
 	clock      func() int64        // Options.Clock: nil for the system clock (see now)
-	sleep      func(time.Duration) // DEBUG SLEEP's: time.Sleep unless Options.Sleep
+	sleep      func(time.Duration) // Options.Sleep: nil for a real sleep (debugHooks.Sleep)
 	runID      string
 	configFile string
 	executable string
@@ -74,6 +74,8 @@ type Server struct {
 	connected    atomic.Int64
 	closing      atomic.Bool
 	done         chan struct{} // closed when Shutdown begins
+	abandoned    chan struct{} // closed by Abandon: commands that wait (DEBUG SLEEP) end
+	abandonOnce  sync.Once
 	wg           sync.WaitGroup
 	shutdownOnce sync.Once
 
@@ -81,6 +83,11 @@ type Server struct {
 	io         ioCounters // total_reads_processed, total_writes_processed
 	cron       cronState
 	debugState debugState // what DEBUG changed
+	repl       replIDs    // the replication IDs (DEBUG CHANGE-REPL-ID)
+	// startupMemory is used memory once New is done (MEMORY STATS' startup.allocated, INFO
+	// used_memory_startup); set
+	// once, before any client.
+	startupMemory int64
 
 	logThrottles [numLogKinds]logThrottle // rate limits of the messages clients cause
 
@@ -119,7 +126,6 @@ type serverStats struct {
 	bigArgCopies                atomic.Int64 // big values that had to be copied
 	expiredBase                 atomic.Int64 // CONFIG RESETSTAT offsets
 	hitsBase, missesBase        atomic.Int64
-	usedMemoryStartup           atomic.Int64 // used_memory when the listeners opened
 	authFailures                atomic.Int64 // failed AUTH and HELLO AUTH (acl_access_denied_auth)
 	// Active expiry runs the cron stopped at their time budget with due keys left, and the
 	// time spent in active expiry (expired_time_cap_reached_count, expire_cycle_cpu_milliseconds).
@@ -157,14 +163,12 @@ func New(opts Options) (*Server, error) {
 		configFile: opts.ConfigFile,
 		executable: opts.Executable,
 		done:       make(chan struct{}),
+		abandoned:  make(chan struct{}),
 		// Two buffers per P: a goroutine holds one only between its read and its parse.
 		readPool:    querybuf.NewPool(2 * runtime.GOMAXPROCS(0)),
 		replyPool:   querybuf.NewPool(2 * runtime.GOMAXPROCS(0)),
 		clientArena: clientArena,
 		activePool:  make(chan *activeState, activePoolSize),
-	}
-	if s.sleep == nil {
-		s.sleep = time.Sleep
 	}
 	s.enableDebug, _ = opts.Config.Value("enable-debug-command")
 	s.mu.clients = make(map[int64]*client)
@@ -182,6 +186,11 @@ func New(opts Options) (*Server, error) {
 	}
 	s.watchConfig(opts.LogLevel)
 	s.watchInertDirectives()
+	// After a collection, so that start-up's garbage does not count: used memory later is
+	// measured against this (MEMORY STATS' net usage), and the heap of a server at rest is
+	// its live part.
+	runtime.GC()
+	s.startupMemory = ks.UsedMemory() + clientArena.Used() + alloc.GoRuntimeLive()
 	s.startMemoryLimit()
 	return s, nil
 }
@@ -245,7 +254,6 @@ func (s *Server) Start() error {
 	s.listen.mu.Unlock()
 	s.watchListeners()
 	s.cron.goLive.Store(alloc.GoRuntimeLive())
-	s.stats.usedMemoryStartup.Store(s.usedMemory())
 	s.wg.Add(1)
 	go s.runCron()
 	return nil

@@ -20,3 +20,20 @@ const errShutdownSaveFailed = "ERR Errors trying to SHUTDOWN. Check logs."
 // maxmemory-samples keys per database into its pool, so it evicts keys near the front, not
 // strictly in order.
 func volatileTTLExact() bool { return !targetRedis }
+
+// DEBUG and MEMORY (tests/debug_test.go, tests/memory_test.go).
+//
+// digestMixesTTLValue: DEBUG DIGEST and DIGEST-VALUE mix a key's expire time into its digest
+// in kvserver, so that a changed TTL changes the digest; Redis mixes in only whether the key
+// has one. Without TTLs the digests are Redis's, bit for bit.
+//
+// MEMORY MALLOC-STATS reports kvserver's own allocator (its slab classes and arenas), not
+// jemalloc's statistics; both are a text between "___ Begin … statistics ___" and "--- End …
+// statistics ---" lines. In MEMORY STATS the allocator is kvserver's arenas with the Go
+// runtime (allocator.resident counts all the Go runtime holds from the OS), functions.caches
+// is 0 (no functions), and clients.normal is the clients' buffers at the time of the call
+// (Redis's is updated by its cron, 0 at first).
+// DEBUG HELP lists only the subcommands kvserver has, each with Redis's lines. DEBUG POPULATE
+// with a count no arena could hold answers Redis's "OOM in dictTryExpand" at once; redis-server
+// 7.0.15 crashes on its failed allocation instead.
+func digestMixesTTLValue() bool { return !targetRedis }

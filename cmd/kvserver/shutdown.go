@@ -43,6 +43,7 @@ func awaitShutdown(log *logging.Logger, cfg *config.Config, srv *server.Server, 
 	case <-timer.C:
 		log.Warn(fmt.Sprintf("shutdown-timeout (%d seconds) passed with %d clients still running a command: exiting without waiting for them",
 			int(timeout/time.Second), srv.ConnectedClients()))
+		srv.Abandon() // a DEBUG SLEEP in progress ends: nothing waits on it any more
 	case sig := <-sigs:
 		log.Warn("Received " + signalName(sig) + " during shutdown: You insist... exiting now.")
 		return 1

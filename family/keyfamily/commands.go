@@ -32,10 +32,6 @@ func Commands() []*command.Command {
 			{Name: "refcount", Locking: command.LockKeys, Handler: objectRefcountCommand},
 			{Name: "help", Locking: command.LockNone, Handler: objectHelpCommand},
 		}},
-		{Name: "memory", Subcommands: []*command.Command{
-			{Name: "usage", Locking: command.LockKeys, Handler: memoryUsageCommand},
-			{Name: "purge", Locking: command.LockNone, Handler: memoryPurgeCommand},
-		}},
 
 		{Name: "expire", Locking: command.LockKeys, Handler: expireCommand},
 		{Name: "pexpire", Locking: command.LockKeys, Handler: pexpireCommand},

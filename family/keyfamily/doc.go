@@ -1,7 +1,7 @@
 // Package keyfamily is the keyspace family of commands (Redis's "generic" group): DEL, UNLINK,
 // EXISTS, TOUCH, TYPE, RENAME, RENAMENX, COPY, MOVE, SWAPDB, RANDOMKEY, DBSIZE, FLUSHDB,
-// FLUSHALL, KEYS, SCAN, the expire commands (EXPIRE … PERSIST, TTL … PEXPIRETIME), OBJECT and
-// MEMORY USAGE / PURGE.
+// FLUSHALL, KEYS, SCAN, the expire commands (EXPIRE … PERSIST, TTL … PEXPIRETIME) and OBJECT.
+// (MEMORY is in family/debugfamily, with DEBUG.)
 //
 // Commands lists the rows; the command pipeline runs them. Each row declares which shards the
 // pipeline locks for it (command.Locking): one shard per key for the commands on keys (a key's

@@ -26,14 +26,13 @@ func TestRows(t *testing.T) {
 	check(Commands())
 	tab := command.New(Commands())
 	for name, cats := range map[string]string{
-		"del":          "@keyspace @write @slow",
-		"exists":       "@keyspace @read @fast",
-		"flushall":     "@keyspace @write @slow @dangerous",
-		"keys":         "@keyspace @read @slow @dangerous",
-		"scan":         "@keyspace @read @slow",
-		"swapdb":       "@keyspace @write @fast @dangerous",
-		"object|help":  "@keyspace @slow",
-		"memory|usage": "@read @slow",
+		"del":         "@keyspace @write @slow",
+		"exists":      "@keyspace @read @fast",
+		"flushall":    "@keyspace @write @slow @dangerous",
+		"keys":        "@keyspace @read @slow @dangerous",
+		"scan":        "@keyspace @read @slow",
+		"swapdb":      "@keyspace @write @fast @dangerous",
+		"object|help": "@keyspace @slow",
 	} {
 		cmd := tab.ByFullName(name)
 		if cmd == nil {

@@ -1,4 +1,4 @@
-package keyfamily
+package debugfamily
 
 import (
 	"runtime/debug"
@@ -10,7 +10,7 @@ import (
 	"github.com/kvserver/kvserver/replyerr"
 )
 
-// MEMORY USAGE key [SAMPLES count] and MEMORY PURGE.
+// MEMORY USAGE key [SAMPLES count], MEMORY PURGE and MEMORY HELP.
 
 // memoryUsageCommand: MEMORY USAGE key [SAMPLES count] — the real bytes of the record, its
 // value, and its share of the table; null for a missing key. SAMPLES may repeat (the last one
@@ -62,4 +62,21 @@ func opMemoryUsage(ctx *command.Ctx, key []byte) (int64, bool) {
 func memoryPurgeCommand(ctx *command.Ctx) {
 	debug.FreeOSMemory()
 	ctx.W.OK()
+}
+
+// memoryHelpCommand: MEMORY HELP.
+func memoryHelpCommand(ctx *command.Ctx) {
+	addReplyHelp(ctx, "MEMORY", []string{
+		"DOCTOR",
+		"    Return memory problems reports.",
+		"MALLOC-STATS",
+		"    Return internal statistics report from the memory allocator.",
+		"PURGE",
+		"    Attempt to purge dirty pages for reclamation by the allocator.",
+		"STATS",
+		"    Return information about the memory usage of the server.",
+		"USAGE <key> [SAMPLES <count>]",
+		"    Return memory in bytes used by <key> and its value. Nested values are",
+		"    sampled up to <count> times (default: 5, 0 means sample all).",
+	})
 }
