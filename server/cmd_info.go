@@ -37,7 +37,9 @@ var infoSections = []infoSection{
 	{"replication", true, (*Server).infoReplication},
 	{"cpu", true, (*Server).infoCPU},
 	{"modules", false, func(*Server, *strings.Builder) {}},
-	{"errorstats", true, func(*Server, *strings.Builder) {}},
+	{"commandstats", false, func(s *Server, b *strings.Builder) { s.observe.cmdStats.WriteCommandStats(b) }},
+	{"errorstats", true, func(s *Server, b *strings.Builder) { s.observe.cmdStats.WriteErrorStats(b) }},
+	{"latencystats", false, func(s *Server, b *strings.Builder) { s.observe.cmdStats.WriteLatencyStats(b) }},
 	{"cluster", true, func(_ *Server, b *strings.Builder) { b.WriteString("cluster_enabled:0\r\n") }},
 	{"keyspace", true, (*Server).infoKeyspace},
 }
@@ -252,6 +254,8 @@ func (s *Server) infoStats(b *strings.Builder) {
 	field(b, "keyspace_misses", s.keyspaceMisses()-s.stats.missesBase.Load())
 	field(b, "pubsub_channels", 0)
 	field(b, "pubsub_patterns", 0)
+	field(b, "unexpected_error_replies", s.observe.cmdStats.UnexpectedErrorReplies())
+	field(b, "total_error_replies", s.observe.cmdStats.TotalErrorReplies())
 	field(b, "client_query_buffer_limit_disconnections", s.stats.queryBufLimitDisconnections.Load())
 	field(b, "client_output_buffer_limit_disconnections", s.stats.outputLimitDisconnections.Load())
 	rp := s.readPool.Stats()

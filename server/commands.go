@@ -21,6 +21,7 @@ func (s *Server) commandFamilies() [][]*command.Command {
 		infoCommands(),
 		authCommands(),
 		debugCommands(),
+		s.observeCommands(),
 		testOnlyCommands(),
 	}
 }

@@ -110,6 +110,7 @@ func (s *Server) resetStats() {
 	s.stats.expiredBase.Store(s.ks.ExpiredKeys())
 	s.stats.hitsBase.Store(s.keyspaceHits())
 	s.stats.missesBase.Store(s.keyspaceMisses())
+	s.observe.cmdStats.Reset()
 }
 
 // keyspaceHits sums keyspace_hits over live and closed clients.

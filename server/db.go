@@ -2,6 +2,8 @@ package server
 
 import (
 	"time"
+
+	"github.com/kvserver/kvserver/latency"
 )
 
 // Cron budgets for the keyspace, in the keyspace's units: rehash steps per resizing table and
@@ -21,7 +23,13 @@ func (s *Server) keyspaceCron() {
 	}
 	s.debug().expiring.Lock()
 	defer s.debug().expiring.Unlock()
-	deadline := time.Now().Add(cronExpireBudget)
+	start := time.Now()
+	// The cycle's time is the latency monitor's expire-cycle event, as in Redis's
+	// activeExpireCycle.
+	defer func() {
+		s.observe.latency.AddSampleIfNeeded(latency.EventExpireCycle, time.Since(start).Milliseconds())
+	}()
+	deadline := start.Add(cronExpireBudget)
 	for s.activeExpireEnabled() { // turned off meanwhile: stop at once, not at the deadline
 		_, more := s.ks.ActiveExpireCycle(expireEntriesPerCall)
 		if !more || time.Now().After(deadline) {

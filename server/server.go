@@ -75,7 +75,8 @@ type Server struct {
 
 	stats      serverStats
 	cron       cronState
-	debugState debugState // what DEBUG changed
+	debugState debugState   // what DEBUG changed
+	observe    observeState // slow log, latency monitor, command statistics (observe.go)
 
 	logThrottles [numLogKinds]logThrottle // rate limits of the messages clients cause
 
@@ -157,8 +158,10 @@ func New(opts Options) (*Server, error) {
 	}
 	s.enableDebug, _ = opts.Config.Value("enable-debug-command")
 	s.mu.clients = make(map[int64]*client)
+	s.observe = newObserveState()
 	s.cmds = command.New(s.commandFamilies()...)
 	s.pipeline = command.Pipeline{KS: ks, OnPanic: s.logCommandPanic}
+	s.startObserving()
 	if err := s.applyRenames(); err != nil {
 		ks.Close()
 		clientArena.Close()
