@@ -14,6 +14,8 @@ var serverFlags = []string{
 	"timeout", "tcp-keepalive", "databases", "hz", "proto-max-bulk-len", "client-query-buffer-limit",
 	"maxmemory", "loglevel", "logfile", "log-format", "pidfile", "dir",
 	"enable-debug-command", "enable-protected-configs", "shutdown-timeout",
+	"slowlog-log-slower-than", "slowlog-max-len", "latency-monitor-threshold", "latency-tracking",
+	"latency-tracking-info-percentiles",
 }
 
 func enumList(vs []EnumValue) string {
