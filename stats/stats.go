@@ -124,7 +124,7 @@ func (s *Stats) Called(ctx *command.Ctx, conn command.Conn, ns int64, errCode []
 	}
 	procUnpin()
 	if tracking && h == nil {
-		s.firstHistogram(c, ns) // allocates: not while pinned
+		s.firstHistogram(cmd.ID, ns)
 	}
 	if errCode != nil {
 		s.countError(errCode)
@@ -146,15 +146,24 @@ func (s *Stats) Called(ctx *command.Ctx, conn command.Conn, ns int64, errCode []
 	}
 }
 
-// firstHistogram gives a row's counters in a stripe their histogram, with ns recorded in it
-// before it is published. The goroutine is no longer pinned: should another have published one
-// meanwhile, ns goes into that one with an atomic add.
-func (s *Stats) firstHistogram(c *counters, ns int64) {
+// firstHistogram gives row id's counters their histogram, in the stripe of the P the
+// goroutine is on now, and records ns: it allocates before pinning (nothing that may block
+// runs pinned), then publishes it unless the stripe got one meanwhile.
+func (s *Stats) firstHistogram(id int, ns int64) {
 	h := new(histogram)
-	h.record(ns, false)
-	if !c.hist.CompareAndSwap(nil, h) {
-		c.hist.Load().record(ns, true)
+	st, shared := s.pin()
+	c := &st.cmds[id]
+	if shared {
+		if !c.hist.CompareAndSwap(nil, h) {
+			h = c.hist.Load()
+		}
+	} else if cur := c.hist.Load(); cur != nil {
+		h = cur
+	} else {
+		c.hist.Store(h)
 	}
+	h.record(ns, shared)
+	procUnpin()
 }
 
 // Rejected is command.Observer's: a command refused before its handler, with an error reply of
