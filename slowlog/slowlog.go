@@ -93,12 +93,12 @@ func (l *Log) trimLocked() {
 	}
 }
 
-// Push adds the command line args, which ran for us microseconds for the client at peer named
-// name, newest first, and trims the log (slowlogPushEntryIfNeeded after Logs said yes). The
-// arguments are copied.
-func (l *Log) Push(args querybuf.Args, us int64, peer, name string) {
+// Push adds the command line args of the command fullName ("config|set"), which ran for us
+// microseconds for the client at peer named name, newest first, and trims the log
+// (slowlogPushEntryIfNeeded after Logs said yes). The arguments are copied, passwords redacted.
+func (l *Log) Push(fullName string, args querybuf.Args, us int64, peer, name string) {
 	e := Entry{Time: time.Now().Unix(), Duration: us, Peer: peer, Name: name}
-	e.Args = entryArgs(args)
+	e.Args = entryArgs(args, secretArgs(fullName, args))
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	e.ID = l.mu.nextID
@@ -134,8 +134,9 @@ func (l *Log) shrinkLocked() {
 
 // entryArgs is what slowlogCreateEntry keeps of a command line: at most maxArgc arguments, the
 // last of them "... (N more arguments)" when there were more, and each argument longer than
-// maxString bytes cut there with "... (N more bytes)" added.
-func entryArgs(args querybuf.Args) [][]byte {
+// maxString bytes cut there with "... (N more bytes)" added; the arguments secret marks (nil:
+// none) are "(redacted)".
+func entryArgs(args querybuf.Args, secret []bool) [][]byte {
 	argc := args.Len()
 	kept := min(argc, maxArgc)
 	out := make([][]byte, kept)
@@ -145,6 +146,9 @@ func entryArgs(args querybuf.Args) [][]byte {
 			continue
 		}
 		a := args.Arg(j)
+		if secret != nil && secret[j] {
+			a = []byte(redacted)
+		}
 		if len(a) > maxString {
 			out[j] = fmt.Appendf(append([]byte(nil), a[:maxString]...), "... (%d more bytes)", len(a)-maxString)
 			continue

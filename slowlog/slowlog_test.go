@@ -28,23 +28,23 @@ func args(t *testing.T, p *querybuf.Parser, argv ...string) querybuf.Args {
 func TestEntryArgs(t *testing.T) {
 	p := querybuf.NewParser(querybuf.DefaultLimits())
 	long := strings.Repeat("x", 200)
-	e := entryArgs(args(t, p, "SET", "k", long))
+	e := entryArgs(args(t, p, "SET", "k", long), nil)
 	if len(e) != 3 || string(e[2]) != strings.Repeat("x", 128)+"... (72 more bytes)" {
 		t.Fatalf("long argument: %q", e)
 	}
 	exact := strings.Repeat("y", 128)
-	if e := entryArgs(args(t, p, "SET", "k", exact)); string(e[2]) != exact {
+	if e := entryArgs(args(t, p, "SET", "k", exact), nil); string(e[2]) != exact {
 		t.Fatalf("128 bytes are kept whole: %q", e[2])
 	}
 	many := []string{"MSET"}
 	for i := 0; i < 39; i++ {
 		many = append(many, fmt.Sprint(i))
 	}
-	e = entryArgs(args(t, p, many...)) // 40 arguments: 31 kept, then "... (9 more arguments)"
+	e = entryArgs(args(t, p, many...), nil) // 40 arguments: 31 kept, then "... (9 more arguments)"
 	if len(e) != 32 || string(e[30]) != "29" || string(e[31]) != "... (9 more arguments)" {
 		t.Fatalf("40 arguments: %d kept, last two %q %q", len(e), e[30], e[31])
 	}
-	if e := entryArgs(args(t, p, many[:32]...)); len(e) != 32 || string(e[31]) != "30" {
+	if e := entryArgs(args(t, p, many[:32]...), nil); len(e) != 32 || string(e[31]) != "30" {
 		t.Fatalf("32 arguments are kept whole: %q", e[31])
 	}
 }
@@ -57,7 +57,7 @@ func TestLogRing(t *testing.T) {
 	}
 	l.SetMaxLen(3)
 	for i := 0; i < 5; i++ {
-		l.Push(args(t, p, "GET", fmt.Sprint(i)), int64(i), "1.2.3.4:5", "")
+		l.Push("get", args(t, p, "GET", fmt.Sprint(i)), int64(i), "1.2.3.4:5", "")
 	}
 	es := l.Newest(-1)
 	if len(es) != 3 || es[0].ID != 4 || es[2].ID != 2 || string(es[0].Args[1]) != "4" || es[0].Peer != "1.2.3.4:5" {
@@ -72,7 +72,7 @@ func TestLogRing(t *testing.T) {
 	}
 	// Off: nothing is logged, and a lower max-len waits until the log is on again.
 	l.SetMaxLen(10)
-	l.Push(args(t, p, "GET", "5"), 0, "", "")
+	l.Push("get", args(t, p, "GET", "5"), 0, "", "")
 	l.SetSlowerThan(-1)
 	if l.Logs(1 << 40) {
 		t.Fatal("-1 logs nothing")
@@ -87,7 +87,7 @@ func TestLogRing(t *testing.T) {
 	}
 	l.SetMaxLen(128)
 	l.Reset()
-	l.Push(args(t, p, "PING"), 1, "", "")
+	l.Push("ping", args(t, p, "PING"), 1, "", "")
 	if es := l.Newest(-1); len(es) != 1 || es[0].ID != 6 {
 		t.Fatalf("ids go on after RESET: %+v", es)
 	}
@@ -97,7 +97,7 @@ func TestGetCommand(t *testing.T) {
 	p := querybuf.NewParser(querybuf.DefaultLimits())
 	l := New()
 	for i := 0; i < 12; i++ {
-		l.Push(args(t, p, "GET", fmt.Sprint(i)), 20000, "127.0.0.1:1", "n")
+		l.Push("get", args(t, p, "GET", fmt.Sprint(i)), 20000, "127.0.0.1:1", "n")
 	}
 	run := func(argv ...string) string {
 		var w resp.Writer
@@ -121,5 +121,32 @@ func TestGetCommand(t *testing.T) {
 	}
 	if got := run("SLOWLOG", "GET", "1", "2"); !strings.HasPrefix(got, "-ERR unknown subcommand or wrong number of arguments for 'GET'. Try SLOWLOG HELP.") {
 		t.Errorf("GET 1 2: %q", got)
+	}
+}
+
+func TestRedaction(t *testing.T) {
+	p := querybuf.NewParser(querybuf.DefaultLimits())
+	for _, tc := range []struct {
+		name string
+		argv []string
+		want string
+	}{
+		{"auth", []string{"AUTH", "pw"}, "AUTH (redacted)"},
+		{"auth", []string{"AUTH", "user", "pw"}, "AUTH (redacted) (redacted)"},
+		{"auth", []string{"AUTH", "a", "b", "c"}, "AUTH (redacted) (redacted) (redacted)"},
+		{"hello", []string{"HELLO", "3", "AUTH", "u", "pw", "SETNAME", "n"}, "HELLO 3 AUTH (redacted) (redacted) SETNAME n"},
+		{"hello", []string{"HELLO", "3", "SETNAME", "n", "auth", "u", "pw"}, "HELLO 3 SETNAME n auth (redacted) (redacted)"},
+		{"hello", []string{"HELLO", "3", "BOGUS", "AUTH", "u", "pw"}, "HELLO 3 BOGUS AUTH u pw"},
+		{"config|set", []string{"CONFIG", "SET", "hz", "10", "RequirePass", "pw", "masterauth", "x"}, "CONFIG SET hz 10 RequirePass (redacted) masterauth (redacted)"},
+		{"set", []string{"SET", "auth", "pw"}, "SET auth pw"},
+	} {
+		a := args(t, p, tc.argv...)
+		var got []string
+		for _, b := range entryArgs(a, secretArgs(tc.name, a)) {
+			got = append(got, string(b))
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("%v: %q, want %q", tc.argv, strings.Join(got, " "), tc.want)
+		}
 	}
 }

@@ -135,7 +135,7 @@ func (s *Stats) Called(ctx *command.Ctx, conn command.Conn, ns int64, errCode []
 		if p, ok := conn.(slowlog.Peer); ok {
 			peer, name = p.PeerID(), p.ClientName()
 		}
-		s.slow.Push(ctx.Args, us, peer, name)
+		s.slow.Push(cmd.FullName, ctx.Args, us, peer, name)
 	}
 	if t := s.monitor.Threshold(); t > 0 && ns/1_000_000 >= t {
 		event := latency.EventCommand
