@@ -108,9 +108,9 @@ func (p *Pipeline) reject(ctx *Ctx, errText string) Outcome {
 // release: Recover does it. The handler alone is timed, as Redis's call() times c->cmd->proc.
 func (p *Pipeline) call(ctx *Ctx, conn Conn) {
 	ctx.replyStart, ctx.inHandler = ctx.W.Len(), true
-	start := Nanotime()
+	start := Ticks()
 	ctx.Cmd.Handler(ctx)
-	ns := Nanotime() - start
+	ns := TicksToNanos(Ticks() - start)
 	ctx.inHandler = false
 	p.afterCommand(ctx)
 	p.unlock(ctx)

@@ -211,3 +211,28 @@ func TestPercentileName(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCalled is what the pipeline adds after each command that is neither slow nor an
+// error: the counters, the histogram, the threshold checks (0 allocs).
+func BenchmarkCalled(b *testing.B) {
+	f := newFixture(&testing.T{})
+	ctx := &command.Ctx{Cmd: f.tab.ByName("get")}
+	f.s.Called(ctx, nil, 1500, nil) // the histogram exists
+	b.ReportAllocs()
+	for b.Loop() {
+		f.s.Called(ctx, nil, 1500, nil)
+	}
+}
+
+// BenchmarkCalledParallel: the same from every P at once (the stripes keep them apart).
+func BenchmarkCalledParallel(b *testing.B) {
+	f := newFixture(&testing.T{})
+	get := f.tab.ByName("get")
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		ctx := &command.Ctx{Cmd: get}
+		for pb.Next() {
+			f.s.Called(ctx, nil, 1500, nil)
+		}
+	})
+}
