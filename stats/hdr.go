@@ -26,19 +26,14 @@ const (
 // histogram is one stripe's counts of one command, written by one goroutine at a time (see
 // stripe) and read by others: atomics without read-modify-write.
 type histogram struct {
-	counts [hdrCountsLen]atomic.Int64
+	counts [hdrCountsLen]int64 // written by addOwn or atomically; read atomically
 }
 
 // record counts one duration of ns nanoseconds, clamped to the histogram's range as Redis's
 // updateCommandLatencyHistogram does. shared: other goroutines may record into it at once.
 func (h *histogram) record(ns int64, shared bool) {
 	ns = min(max(ns, hdrLowest), hdrHighest)
-	c := &h.counts[hdrCountsIndex(ns)]
-	if shared {
-		c.Add(1)
-	} else {
-		c.Store(c.Load() + 1)
-	}
+	inc(&h.counts[hdrCountsIndex(ns)], 1, shared)
 }
 
 // hdrBucketIndex is get_bucket_index.
@@ -93,7 +88,7 @@ type snapshot struct {
 
 func (s *snapshot) add(h *histogram) {
 	for i := range h.counts {
-		n := h.counts[i].Load()
+		n := atomic.LoadInt64(&h.counts[i])
 		s.counts[i] += n
 		s.total += n
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/kvserver/kvserver/command"
 	"github.com/kvserver/kvserver/resp"
@@ -24,10 +25,10 @@ func (s *Stats) totalsOf(id int) totals {
 			continue
 		}
 		c := &st.cmds[id]
-		t.calls += c.calls.Load()
-		t.ns += c.ns.Load()
-		t.rejected += c.rejected.Load()
-		t.failed += c.failed.Load()
+		t.calls += atomic.LoadInt64(&c.calls)
+		t.ns += atomic.LoadInt64(&c.ns)
+		t.rejected += atomic.LoadInt64(&c.rejected)
+		t.failed += atomic.LoadInt64(&c.failed)
 	}
 	return t
 }

@@ -37,7 +37,7 @@ type stripe struct {
 
 // counters are one row's INFO commandstats figures and latency histogram, in one stripe.
 type counters struct {
-	calls, ns, rejected, failed atomic.Int64
+	calls, ns, rejected, failed int64                     // written by addOwn or atomically (inc); read atomically
 	hist                        atomic.Pointer[histogram] // nil until the first call timed
 }
 
@@ -84,21 +84,21 @@ func (st *stripe) renew(e uint64) {
 	}
 	for i := range st.cmds {
 		c := &st.cmds[i]
-		c.calls.Store(0)
-		c.ns.Store(0)
-		c.rejected.Store(0)
-		c.failed.Store(0)
+		atomic.StoreInt64(&c.calls, 0)
+		atomic.StoreInt64(&c.ns, 0)
+		atomic.StoreInt64(&c.rejected, 0)
+		atomic.StoreInt64(&c.failed, 0)
 		c.hist.Store(nil)
 	}
 }
 
-// inc adds d to a counter: a plain load and store in a P's own stripe, an atomic add in the
-// shared one.
-func inc(c *atomic.Int64, d int64, shared bool) {
+// inc adds d to a counter: by its one writer in a P's own stripe (addOwn), with an atomic add
+// in the shared one.
+func inc(c *int64, d int64, shared bool) {
 	if shared {
-		c.Add(d)
+		atomic.AddInt64(c, d)
 	} else {
-		c.Store(c.Load() + d)
+		addOwn(c, d)
 	}
 }
 
