@@ -240,3 +240,24 @@ func TestLatencyStats(t *testing.T) {
 		t.Errorf("no percentiles: %q", got)
 	}
 }
+
+// TestErrorStatsProtocolError: a protocol error's reply is an error reply too, counted in
+// errorstats and total_error_replies as Redis counts it.
+func TestErrorStatsProtocolError(t *testing.T) {
+	srv := startServer(t)
+	for _, bad := range []string{"*abc\r\n", "SET \"a\r\n"} {
+		c := srv.RawConn(t)
+		c.SendString(bad)
+		if r := c.ReadReply(); r.Kind != '-' || !strings.HasPrefix(r.Str, "ERR Protocol error: ") {
+			t.Fatalf("%q: %s", bad, formatReply(r, false))
+		}
+		c.Close()
+	}
+	c := srv.RawConn(t)
+	if got := strings.Join(infoSection(t, c, "errorstats"), " "); got != "errorstat_ERR:count=2" {
+		t.Errorf("errorstats %q", got)
+	}
+	if got := infoFields(t, c, "stats")["total_error_replies"]; got != "2" {
+		t.Errorf("total_error_replies %q, want 2", got)
+	}
+}
