@@ -24,16 +24,50 @@ const (
 )
 
 // histogram is one stripe's counts of one command, written by one goroutine at a time (see
-// stripe) and read by others: atomics without read-modify-write.
+// stripe) and read by others. The counts come in groups of hdrGroupLen, allocated when a
+// duration first falls in them: a command's durations span a few powers of two, so it holds a
+// few KiB rather than the 24 KiB of every count (and there is one per command and P).
 type histogram struct {
-	counts [hdrCountsLen]int64 // written by addOwn or atomically; read atomically
+	groups [hdrCountsLen / hdrGroupLen]atomic.Pointer[countGroup]
 }
 
-// record counts one duration of ns nanoseconds, clamped to the histogram's range as Redis's
-// updateCommandLatencyHistogram does. shared: other goroutines may record into it at once.
-func (h *histogram) record(ns int64, shared bool) {
-	ns = min(max(ns, hdrLowest), hdrHighest)
-	inc(&h.counts[hdrCountsIndex(ns)], 1, shared)
+// hdrGroupLen is the counts per group: one bucket's upper half (the layout's unit above the
+// first bucket).
+const hdrGroupLen = hdrSubBucketHalfCount
+
+// countGroup is hdrGroupLen counts, written by addOwn or atomically, read atomically.
+type countGroup [hdrGroupLen]int64
+
+// hdrClamp clamps a duration to the histogram's range, as Redis's
+// updateCommandLatencyHistogram does.
+func hdrClamp(ns int64) int64 { return min(max(ns, hdrLowest), hdrHighest) }
+
+// record counts one duration of ns nanoseconds and reports true, or reports false, counting
+// nothing, when its group is not allocated yet (see Stats.recordSlow). shared: other
+// goroutines may record into it at once.
+func (h *histogram) record(ns int64, shared bool) bool {
+	i := hdrCountsIndex(hdrClamp(ns))
+	g := h.groups[i/hdrGroupLen].Load()
+	if g == nil {
+		return false
+	}
+	inc(&g[i%hdrGroupLen], 1, shared)
+	return true
+}
+
+// group returns the group of count i, publishing fresh (unpublished, zeroed) when there is
+// none: by a plain store from the stripe's one writer, or a compare-and-swap in the shared
+// stripe.
+func (h *histogram) group(i int, fresh *countGroup, shared bool) *countGroup {
+	slot := &h.groups[i/hdrGroupLen]
+	if g := slot.Load(); g != nil {
+		return g
+	}
+	if shared && !slot.CompareAndSwap(nil, fresh) {
+		return slot.Load()
+	}
+	slot.Store(fresh)
+	return fresh
 }
 
 // hdrBucketIndex is get_bucket_index.
@@ -87,10 +121,16 @@ type snapshot struct {
 }
 
 func (s *snapshot) add(h *histogram) {
-	for i := range h.counts {
-		n := atomic.LoadInt64(&h.counts[i])
-		s.counts[i] += n
-		s.total += n
+	for gi := range h.groups {
+		g := h.groups[gi].Load()
+		if g == nil {
+			continue
+		}
+		for j := range g {
+			n := atomic.LoadInt64(&g[j])
+			s.counts[gi*hdrGroupLen+j] += n
+			s.total += n
+		}
 	}
 }
 

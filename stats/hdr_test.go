@@ -33,7 +33,7 @@ func TestHistogramMatchesRedis(t *testing.T) {
 	for _, tc := range cases {
 		var h histogram
 		for _, v := range tc.values {
-			h.record(v, false)
+			recordGrowing(&h, v)
 		}
 		var s snapshot
 		s.add(&h)
@@ -73,4 +73,10 @@ func TestHistogramIndexRoundTrip(t *testing.T) {
 	if i := hdrCountsIndex(hdrHighest); i >= hdrCountsLen {
 		t.Fatalf("1 s maps to index %d, beyond %d", i, hdrCountsLen)
 	}
+}
+
+// recordGrowing records v, allocating its group of counts when needed.
+func recordGrowing(h *histogram, v int64) {
+	i := hdrCountsIndex(hdrClamp(v))
+	inc(&h.group(i, new(countGroup), false)[i%hdrGroupLen], 1, false)
 }

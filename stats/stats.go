@@ -115,16 +115,15 @@ func (s *Stats) Called(ctx *command.Ctx, conn command.Conn, ns int64, errCode []
 	if errCode != nil {
 		inc(&c.failed, 1, shared)
 	}
-	var h *histogram
+	recorded := true
 	tracking := s.tracking.Load()
 	if tracking {
-		if h = c.hist.Load(); h != nil {
-			h.record(ns, shared)
-		}
+		h := c.hist.Load()
+		recorded = h != nil && h.record(ns, shared)
 	}
 	procUnpin()
-	if tracking && h == nil {
-		s.firstHistogram(cmd.ID, ns)
+	if !recorded {
+		s.recordSlow(cmd.ID, ns)
 	}
 	if errCode != nil {
 		s.countError(errCode)
@@ -146,23 +145,25 @@ func (s *Stats) Called(ctx *command.Ctx, conn command.Conn, ns int64, errCode []
 	}
 }
 
-// firstHistogram gives row id's counters their histogram, in the stripe of the P the
-// goroutine is on now, and records ns: it allocates before pinning (nothing that may block
-// runs pinned), then publishes it unless the stripe got one meanwhile.
-func (s *Stats) firstHistogram(id int, ns int64) {
-	h := new(histogram)
+// recordSlow records ns in row id's histogram when the histogram or the group of counts it
+// falls in does not exist yet: both are allocated before pinning (nothing that may block runs
+// pinned), then published in the stripe of the P the goroutine is on now unless it got them
+// meanwhile.
+func (s *Stats) recordSlow(id int, ns int64) {
+	fresh, group := new(histogram), new(countGroup)
+	i := hdrCountsIndex(hdrClamp(ns))
 	st, shared := s.pin()
 	c := &st.cmds[id]
-	if shared {
-		if !c.hist.CompareAndSwap(nil, h) {
-			h = c.hist.Load()
+	h := c.hist.Load()
+	if h == nil {
+		if shared {
+			c.hist.CompareAndSwap(nil, fresh)
+		} else {
+			c.hist.Store(fresh)
 		}
-	} else if cur := c.hist.Load(); cur != nil {
-		h = cur
-	} else {
-		c.hist.Store(h)
+		h = c.hist.Load()
 	}
-	h.record(ns, shared)
+	inc(&h.group(i, group, shared)[i%hdrGroupLen], 1, shared)
 	procUnpin()
 }
 

@@ -236,3 +236,31 @@ func BenchmarkCalledParallel(b *testing.B) {
 		}
 	})
 }
+
+// TestHistogramGroupsOnDemand: a histogram holds only the groups of counts its durations fell
+// in — not 24 KiB per command and P.
+func TestHistogramGroupsOnDemand(t *testing.T) {
+	f := newFixture(t)
+	ctx := f.ctx("GET k")
+	for _, ns := range []int64{1000, 1010, 1100, 3_000_000} {
+		f.s.Called(ctx, nil, ns, nil)
+	}
+	groups := 0
+	for i := range f.s.stripes {
+		if h := f.s.stripes[i].cmds[ctx.Cmd.ID].hist.Load(); h != nil {
+			for g := range h.groups {
+				if h.groups[g].Load() != nil {
+					groups++
+				}
+			}
+		}
+	}
+	// 1000-1100 ns share a group; 3 ms is in another. A goroutine that moved between Ps in
+	// the middle may have started a second stripe: at most two groups per stripe in use.
+	if groups < 2 || groups > 4 {
+		t.Errorf("%d groups of counts allocated, want 2", groups)
+	}
+	if snap := f.s.histogramOf(ctx.Cmd.ID); snap == nil || snap.total != 4 {
+		t.Errorf("histogram %v", snap)
+	}
+}
