@@ -32,6 +32,9 @@ type Pipeline struct {
 	// OnPanic, when set, is told of each recovered panic (after the locks are released), to log
 	// it; the pipeline counts them itself (Panics).
 	OnPanic func(ctx *Ctx, r any, stack []byte)
+	// Observer, when set, is told of every command answered: its statistics. Set before the
+	// pipeline runs commands.
+	Observer Observer
 
 	panics atomic.Int64 // recovered handler panics
 }
@@ -63,20 +66,15 @@ func (p *Pipeline) Run(ctx *Ctx, conn Conn, lookupErr string, inline bool) Outco
 	cmd := ctx.Cmd
 	switch {
 	case cmd == nil:
-		ctx.W.Error(lookupErr)
-		return Done
+		return p.reject(ctx, lookupErr)
 	case !cmd.ArityOK(ctx.Args.Len()) || cmd.Handler == nil:
-		ctx.W.Error(replyerr.WrongArgs(cmd.FullName).Error())
-		return Done
+		return p.reject(ctx, replyerr.WrongArgs(cmd.FullName).Error())
 	case cmd.IsDebug && !conn.DebugAllowed():
-		ctx.W.Error(replyerr.DebugNotAllowed.Error())
-		return Done
+		return p.reject(ctx, replyerr.DebugNotAllowed.Error())
 	case cmd.Flags&NoAuth == 0 && conn.AuthRequired():
-		ctx.W.Error(replyerr.NoAuth.Error())
-		return Done
+		return p.reject(ctx, replyerr.NoAuth.Error())
 	case p.Evictor.Over() && p.Evictor.Perform() == evict.Fail && cmd.Flags&DenyOOM != 0:
-		ctx.W.Error(replyerr.OOM.Error())
-		return Done
+		return p.reject(ctx, replyerr.OOM.Error())
 	}
 	ctx.locked = p.shardsOf(ctx, ctx.locked[:0])
 	if !p.lock(ctx.locked, inline) {
@@ -86,22 +84,42 @@ func (p *Pipeline) Run(ctx *Ctx, conn Conn, lookupErr string, inline bool) Outco
 	for _, i := range ctx.locked {
 		if p.KS.Shard(i).Poisoned() {
 			p.unlock(ctx)
-			ctx.W.Error(errPoisoned.Error())
-			return Done
+			return p.reject(ctx, errPoisoned.Error())
 		}
 	}
-	p.call(ctx)
+	p.call(ctx, conn)
 	return Done
 }
 
-// call runs the handler and the hooks after it, then releases the locks. A panic skips the
-// release: Recover does it.
-func (p *Pipeline) call(ctx *Ctx) {
+// reject answers a command refused before its handler (Redis's rejectCommand): the error
+// reply, counted by the Observer.
+func (p *Pipeline) reject(ctx *Ctx, errText string) Outcome {
+	start := ctx.W.Len()
+	ctx.W.Error(errText)
+	if p.Observer != nil {
+		p.Observer.Rejected(ctx, errorCode(ctx.W.Bytes()[start:]))
+	}
+	return Done
+}
+
+// call runs the handler and the hooks after it, then releases the locks, then tells the
+// Observer (statistics need no lock, so the shards are not held for them). A panic skips the
+// release: Recover does it. The handler alone is timed, as Redis's call() times c->cmd->proc.
+func (p *Pipeline) call(ctx *Ctx, conn Conn) {
 	ctx.replyStart, ctx.inHandler = ctx.W.Len(), true
+	start := Ticks()
 	ctx.Cmd.Handler(ctx)
+	ns := TicksToNanos(Ticks() - start)
 	ctx.inHandler = false
 	p.afterCommand(ctx)
 	p.unlock(ctx)
+	if p.Observer != nil {
+		var code []byte
+		if b := ctx.W.Bytes(); ctx.replyStart < len(b) {
+			code = errorCode(b[ctx.replyStart:])
+		}
+		p.Observer.Called(ctx, conn, ns, code)
+	}
 }
 
 // Recover is the pipeline's end of a handler's panic, for the caller's deferred function with
@@ -118,6 +136,10 @@ func (p *Pipeline) Recover(ctx *Ctx, r any) bool {
 	p.unlock(ctx)
 	if p.OnPanic != nil {
 		p.OnPanic(ctx, r, stack)
+	}
+	if p.Observer != nil {
+		// A failed call with its error reply; its duration is not known (Recover has no start).
+		p.Observer.Called(ctx, nil, 0, errCodeERR)
 	}
 	return true
 }

@@ -114,7 +114,10 @@ type Command struct {
 	Subcommands []*Command
 
 	// Derived by the table.
-	FullName string   // "config|get"
+	FullName string // "config|get"
+	// ID numbers the rows of one table, subcommands and containers included, from 0: the
+	// index of the row's counters in per-command statistics (Table.ByID).
+	ID       int
 	Meta     *Meta    // Redis 7.2's metadata of the command as this server has it (COMMAND)
 	CatNames []string // "@write", "@string", …, in bit order
 	Inline   bool     // a readiness loop may run it (see runsInline)

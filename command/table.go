@@ -17,6 +17,7 @@ type Table struct {
 	byName map[string]*Command
 	sorted []*Command // by name, for COMMAND; renamed rows keep their place
 	metas  []*Meta    // the metadata of sorted, for COMMAND (rowmeta.go)
+	byID   []*Command // every row, subcommands and containers included, by ID
 }
 
 // New joins the families' rows, lower-cases the names, derives the categories and panics on
@@ -35,9 +36,32 @@ func New(families ...[]*Command) *Table {
 		}
 	}
 	sort.Slice(t.sorted, func(i, j int) bool { return t.sorted[i].Name < t.sorted[j].Name })
+	for _, cmd := range t.sorted {
+		t.number(cmd)
+	}
 	t.buildMetas()
 	return t
 }
+
+// number gives cmd and its subcommands their IDs, subcommands in name order.
+func (t *Table) number(cmd *Command) {
+	cmd.ID = len(t.byID)
+	t.byID = append(t.byID, cmd)
+	names := make([]string, 0, len(cmd.subs))
+	for name := range cmd.subs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		t.number(cmd.subs[name])
+	}
+}
+
+// ByID returns every row of the table, subcommands and containers included, indexed by ID:
+// top-level commands in name order, each followed by its subcommands. Rows disabled by
+// rename-command stay (their counters keep their place). The slice is the table's: do not
+// modify it.
+func (t *Table) ByID() []*Command { return t.byID }
 
 // All returns the commands a client can run, sorted by their own names (COMMAND's order).
 // The slice is the table's: do not modify it.

@@ -15,6 +15,8 @@ var serverFlags = []string{
 	"maxmemory", "maxmemory-policy", "maxmemory-samples", "maxmemory-eviction-tenacity",
 	"lfu-log-factor", "lfu-decay-time", "loglevel", "logfile", "log-format", "pidfile", "dir",
 	"enable-debug-command", "enable-protected-configs", "shutdown-timeout",
+	"slowlog-log-slower-than", "slowlog-max-len", "latency-monitor-threshold", "latency-tracking",
+	"latency-tracking-info-percentiles",
 }
 
 func enumList(vs []EnumValue) string {

@@ -463,6 +463,12 @@ func (c *client) AuthRequired() bool { return c.authRequired() }
 // DebugAllowed is command.Conn's: whether enable-debug-command lets this client run DEBUG.
 func (c *client) DebugAllowed() bool { return c.srv.debugAllowed(c) }
 
+// PeerID is slowlog.Peer's: the client's address, as CLIENT LIST's addr.
+func (c *client) PeerID() string { return c.remoteAddr() }
+
+// ClientName is slowlog.Peer's: the client's name, "" if none.
+func (c *client) ClientName() string { return c.getName() }
+
 // protocolError answers a malformed request as Redis does — the error, then close: it writes
 // the error and reports true, and the caller flushes and closes — or, over the query buffer
 // limit, counts it and reports false: close without a reply.
@@ -471,6 +477,7 @@ func (c *client) protocolError(err error) bool {
 	if errors.As(err, &pe) {
 		c.srv.logLimited(logKindProtocolError, zap.DebugLevel, "protocol error", c, zap.Error(err))
 		c.w.Error(pe.Error())
+		c.srv.observe.cmdStats.CountError(resp.ErrorCode(pe.Error())) // Redis counts it too (addReplyError)
 		return true
 	}
 	if errors.Is(err, querybuf.ErrQueryBufLimit) {

@@ -24,6 +24,7 @@ func (s *Server) commandFamilies() [][]*command.Command {
 		info.Commands((*infoSource)(s)),
 		authCommands(),
 		debugfamily.Commands(debugHooks{s}),
+		s.observeCommands(),
 		testOnlyCommands(),
 	}
 }

@@ -147,6 +147,7 @@ func (s *Server) resetStats() {
 	s.stats.expireCapReached.Store(0)
 	s.stats.expireCycleNanos.Store(0)
 	s.resetIO()
+	s.observe.cmdStats.Reset()
 }
 
 // keyspaceHits sums keyspace_hits over live and closed clients.

@@ -106,6 +106,16 @@ func (src *infoSource) Stats() info.Stats {
 	}
 }
 
-// Hooks are the statistics package's sections: not connected yet (the lead connects them when
-// the stats work merges), so INFO leaves commandstats and latencystats out and errorstats empty.
-func (src *infoSource) Hooks() info.Hooks { return info.Hooks{} }
+// Hooks are the statistics package's sections (stats.Stats): commandstats, errorstats,
+// latencystats and the error-reply totals.
+func (src *infoSource) Hooks() info.Hooks {
+	st := src.observe.cmdStats
+	return info.Hooks{
+		CommandStats: st.WriteCommandStats,
+		ErrorStats:   st.WriteErrorStats,
+		LatencyStats: st.WriteLatencyStats,
+		ErrorReplies: func() (total, unexpected int64) {
+			return st.TotalErrorReplies(), st.UnexpectedErrorReplies()
+		},
+	}
+}

@@ -85,9 +85,9 @@ type Server struct {
 	debugState debugState // what DEBUG changed
 	repl       replIDs    // the replication IDs (DEBUG CHANGE-REPL-ID)
 	// startupMemory is used memory once New is done (MEMORY STATS' startup.allocated, INFO
-	// used_memory_startup); set
-	// once, before any client.
+	// used_memory_startup); set once, before any client.
 	startupMemory int64
+	observe       observeState // slow log, latency monitor, command statistics (observe.go)
 
 	logThrottles [numLogKinds]logThrottle // rate limits of the messages clients cause
 
@@ -172,8 +172,10 @@ func New(opts Options) (*Server, error) {
 	}
 	s.enableDebug, _ = opts.Config.Value("enable-debug-command")
 	s.mu.clients = make(map[int64]*client)
+	s.observe = newObserveState()
 	s.cmds = command.New(s.commandFamilies()...)
 	s.pipeline = command.Pipeline{KS: ks, OnPanic: s.logCommandPanic}
+	s.startObserving()
 	if err := s.applyRenames(); err != nil {
 		ks.Close()
 		clientArena.Close()

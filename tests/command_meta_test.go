@@ -80,6 +80,8 @@ var changed72 = map[string]bool{
 	"setex":                   true,
 	"setnx":                   true,
 	"quit":                    true,
+	"latency":                 true, // its subcommand below
+	"latency|reset":           true, // response policy agg_sum
 }
 
 // TestCommandMetaGenerator: the generator run against redis-server writes command/redis72.json

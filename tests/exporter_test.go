@@ -37,28 +37,6 @@ var exporterRedisOnly = map[string]string{
 	"redis_expired_stale_percentage":           "the TTL index finds due keys exactly: no sampled estimate",
 }
 
-// exporterUntilStats are the families the statistics work (commandstats, errorstats,
-// latencystats, SLOWLOG, LATENCY) brings. The lead empties this list when it merges.
-var exporterUntilStats = map[string]string{
-	"redis_commands_total":                       "INFO commandstats",
-	"redis_commands_duration_seconds_total":      "INFO commandstats",
-	"redis_commands_failed_calls_total":          "INFO commandstats",
-	"redis_commands_rejected_calls_total":        "INFO commandstats",
-	"redis_errors_total":                         "INFO errorstats",
-	"redis_total_error_replies":                  "INFO stats total_error_replies",
-	"redis_unexpected_error_replies":             "INFO stats unexpected_error_replies",
-	"redis_latency_percentiles_usec":             "INFO latencystats",
-	"redis_latency_percentiles_usec_count":       "INFO latencystats",
-	"redis_latency_percentiles_usec_sum":         "INFO latencystats",
-	"redis_slowlog_length":                       "SLOWLOG LEN",
-	"redis_slowlog_last_id":                      "SLOWLOG GET",
-	"redis_last_slow_execution_duration_seconds": "SLOWLOG GET",
-}
-
-// exporterUnknownUntilStats are the commands the exporter may still find unknown in kvserver
-// until the statistics work merges (it logs the first such error once).
-var exporterUnknownUntilStats = []string{"'LATENCY'", "'SLOWLOG'"}
-
 // exporterLabelValues are the families whose label values must match too, not only their
 // label names: the databases.
 var exporterLabelValues = []string{"redis_db_keys", "redis_db_keys_expiring", "redis_db_avg_ttl_seconds"}
@@ -254,12 +232,11 @@ func TestExporterSeries(t *testing.T) {
 	var missing, stale []string
 	for fam, labels := range refNames {
 		_, out := exporterRedisOnly[fam]
-		_, pending := exporterUntilStats[fam]
 		kvLabels, ok := kvNames[fam]
 		switch {
-		case !ok && !out && !pending:
+		case !ok && !out:
 			missing = append(missing, fam)
-		case ok && (out || pending):
+		case ok && out:
 			stale = append(stale, fam)
 		case ok && !slices.Equal(kvLabels, labels):
 			t.Errorf("%s: labels %v, redis-server's %v", fam, kvLabels, labels)
@@ -271,7 +248,7 @@ func TestExporterSeries(t *testing.T) {
 		t.Errorf("series redis-server has and kvserver lacks, not listed: %v", missing)
 	}
 	if len(stale) > 0 {
-		t.Errorf("listed as not backed but kvserver exports them now: update exporterRedisOnly / exporterUntilStats: %v", stale)
+		t.Errorf("listed as not backed but kvserver exports them now: update exporterRedisOnly: %v", stale)
 	}
 	for _, fam := range exporterLabelValues {
 		if !slices.Equal(kvValues[fam], refValues[fam]) {
@@ -288,9 +265,7 @@ func TestExporterSeries(t *testing.T) {
 		if !strings.Contains(line, "unknown command") {
 			continue
 		}
-		if !slices.ContainsFunc(exporterUnknownUntilStats, func(c string) bool { return strings.Contains(line, c) }) {
-			t.Errorf("the exporter logged for kvserver: %s", line)
-		}
+		t.Errorf("the exporter logged for kvserver: %s", line)
 	}
 	t.Logf("families: kvserver %d, redis-server %d; series: kvserver %d, redis-server %d",
 		len(kvNames), len(refNames), len(kvSeries), len(refSeries))

@@ -46,15 +46,6 @@ var infoRedisOnly = map[string]string{
 	"instantaneous_eventloop_duration_usec":  "the readiness loops do not time their cycles yet",
 }
 
-// infoUntilStats are Redis's sections and fields that the statistics work (package stats)
-// brings: INFO has hooks for them (info.Hooks). The lead empties this list when it merges.
-var infoUntilStats = map[string]string{
-	"# Commandstats":           "until the stats work merges",
-	"# Latencystats":           "until the stats work merges",
-	"total_error_replies":      "until the stats work merges",
-	"unexpected_error_replies": "until the stats work merges",
-}
-
 // infoKvserverOnly are kvserver's fields Redis 7.0.15 does not have: Redis 7.2's additions
 // (present in a 7.2 reference), Redis 7.4's names kvserver adopted early, and kvserver's own.
 var infoKvserverOnly = map[string]string{
@@ -135,9 +126,7 @@ func TestInfoFieldsMatchRedis(t *testing.T) {
 		kvHeaders = append(kvHeaders, s.header)
 	}
 	for _, s := range refSecs {
-		if _, pending := infoUntilStats[s.header]; !pending || slices.ContainsFunc(kvSecs, func(k infoSection) bool { return k.header == s.header }) {
-			refHeaders = append(refHeaders, s.header)
-		}
+		refHeaders = append(refHeaders, s.header)
 	}
 	if !slices.Equal(kvHeaders, refHeaders) {
 		t.Errorf("sections:\n kvserver %q\n redis    %q", kvHeaders, refHeaders)
@@ -149,13 +138,8 @@ func TestInfoFieldsMatchRedis(t *testing.T) {
 	}
 	for _, rs := range refSecs {
 		ks, ok := kvFields[rs.header]
-		if _, pending := infoUntilStats[rs.header]; ok && pending {
-			t.Errorf("section %s is listed until the stats work merges but kvserver has it: update the list", rs.header)
-		}
 		if !ok {
-			if _, pending := infoUntilStats[rs.header]; !pending {
-				t.Errorf("section %s missing", rs.header)
-			}
+			t.Errorf("section %s missing", rs.header)
 			continue
 		}
 		var missing, extra []string
@@ -164,14 +148,9 @@ func TestInfoFieldsMatchRedis(t *testing.T) {
 				if why, listed := infoRedisOnly[f]; listed {
 					t.Errorf("%s %s is listed as left out (%s) but kvserver has it: update the list", rs.header, f, why)
 				}
-				if _, listed := infoUntilStats[f]; listed {
-					t.Errorf("%s %s is listed until the stats work merges but kvserver has it: update the list", rs.header, f)
-				}
 				continue
 			}
-			_, out := infoRedisOnly[f]
-			_, pending := infoUntilStats[f]
-			if !out && !pending {
+			if _, out := infoRedisOnly[f]; !out {
 				missing = append(missing, f)
 			}
 		}
