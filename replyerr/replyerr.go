@@ -11,11 +11,6 @@
 // server all use it.
 package replyerr
 
-import (
-	"strconv"
-	"strings"
-)
-
 // Error is an error whose text is the reply a client gets. Errors are compared with == or
 // errors.Is.
 type Error string
@@ -64,23 +59,4 @@ func WrongArgs(fullName string) Error {
 // with the command's full name.
 func InvalidExpire(fullName string) Error {
 	return Error("ERR invalid expire time in '" + fullName + "' command")
-}
-
-// Strerror is C's strerror text of the system error under err ("Permission denied"): the
-// innermost wrapped error's text with a capital first letter, as Redis prints errno in replies
-// and log lines.
-func Strerror(err error) string {
-	inner := err
-	for {
-		u, ok := inner.(interface{ Unwrap() error })
-		if !ok || u.Unwrap() == nil {
-			break
-		}
-		inner = u.Unwrap()
-	}
-	t := inner.Error()
-	if t == "" {
-		return strconv.Quote(err.Error())
-	}
-	return strings.ToUpper(t[:1]) + t[1:]
 }

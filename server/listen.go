@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/kvserver/kvserver/replyerr"
+	"github.com/kvserver/kvserver/logging"
 	"net"
 	"net/netip"
 	"os"
@@ -105,7 +105,7 @@ func (s *Server) listenToPort(port int, bind []string, old []*listener) (lns, un
 			opened = append(opened, ln)
 			continue
 		}
-		s.log.Warn(fmt.Sprintf("Warning: Could not create server TCP listening socket %s:%d: %s", addr, port, replyerr.Strerror(err)))
+		s.log.Warn(fmt.Sprintf("Warning: Could not create server TCP listening socket %s:%d: %s", addr, port, logging.Strerror(err)))
 		var errno unix.Errno
 		errors.As(err, &errno)
 		if errno == unix.EADDRNOTAVAIL && optional {
@@ -397,7 +397,7 @@ func (s *Server) closeListenersLocked() {
 		ln.close()
 		s.log.Info("Removing the unix socket file.")
 		if err := os.Remove(ln.addr); err != nil {
-			s.log.Warn("Error removing the unix socket file: " + replyerr.Strerror(err))
+			s.log.Warn("Error removing the unix socket file: " + logging.Strerror(err))
 		}
 		st.mu.unixSock = nil
 	}

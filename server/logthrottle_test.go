@@ -4,49 +4,14 @@ import (
 	"bytes"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
-)
 
-func TestLogThrottle(t *testing.T) {
-	var th logThrottle
-	now := time.Unix(1000, 0)
-	for i := 0; i < logBurst; i++ {
-		if ok, _ := th.allow(now); !ok {
-			t.Fatalf("message %d of the burst refused", i)
-		}
-	}
-	for i := 0; i < 5; i++ {
-		if ok, _ := th.allow(now); ok {
-			t.Fatal("a message past the burst was allowed")
-		}
-	}
-	// A tenth of a second later one token is back, and the five dropped ones are reported.
-	ok, suppressed := th.allow(now.Add(time.Second / logRate))
-	if !ok || suppressed != 5 {
-		t.Fatalf("after 100 ms: %v, suppressed %d; want true, 5", ok, suppressed)
-	}
-	if ok, _ := th.allow(now.Add(time.Second / logRate)); ok {
-		t.Fatal("two messages allowed from one token")
-	}
-	// A long pause refills no more than the burst.
-	later := now.Add(time.Hour)
-	n := 0
-	for {
-		ok, _ := th.allow(later)
-		if !ok {
-			break
-		}
-		n++
-	}
-	if n != logBurst {
-		t.Fatalf("after an hour %d messages allowed at once, want %d", n, logBurst)
-	}
-}
+	"github.com/kvserver/kvserver/logging"
+)
 
 // TestDebugLogCut: DEBUG LOG's line holds at most LOG_MAX_LEN-1 bytes of message, never half
 // a character, stops at a NUL as Redis's C string does, and a flood is cut to the burst.
@@ -54,16 +19,16 @@ func TestDebugLogCut(t *testing.T) {
 	core, logs := observer.New(zapcore.DebugLevel)
 	s := &Server{log: zap.New(core)}
 	s.debugLog(bytes.Repeat([]byte("a"), 10<<20))
-	s.debugLog(append(bytes.Repeat([]byte("b"), logMaxLen-len("DEBUG LOG: ")-2), "€€"...)) // € is 3 bytes
+	s.debugLog(append(bytes.Repeat([]byte("b"), logging.MaxLineLen-len("DEBUG LOG: ")-2), "€€"...)) // € is 3 bytes
 	s.debugLog([]byte("short\x00hidden"))
 	got := logs.TakeAll()
 	if len(got) != 3 {
 		t.Fatalf("%d lines, want 3", len(got))
 	}
-	if m := got[0].Message; len(m) != logMaxLen-1 || !strings.HasPrefix(m, "DEBUG LOG: aaa") || got[0].Level != zapcore.WarnLevel {
+	if m := got[0].Message; len(m) != logging.MaxLineLen-1 || !strings.HasPrefix(m, "DEBUG LOG: aaa") || got[0].Level != zapcore.WarnLevel {
 		t.Errorf("10 MB message logged as %d bytes at %v", len(m), got[0].Level)
 	}
-	if m := got[1].Message; len(m) > logMaxLen-1 || !utf8.ValidString(m) || strings.HasSuffix(m, "€") {
+	if m := got[1].Message; len(m) > logging.MaxLineLen-1 || !utf8.ValidString(m) || strings.HasSuffix(m, "€") {
 		t.Errorf("cut message: %d bytes, valid %v, ends %q", len(m), utf8.ValidString(m), m[len(m)-4:])
 	}
 	if got[2].Message != "DEBUG LOG: short" {
@@ -72,7 +37,7 @@ func TestDebugLogCut(t *testing.T) {
 	for i := 0; i < 50; i++ {
 		s.debugLog([]byte("flood"))
 	}
-	if n := logs.Len(); n > logBurst {
-		t.Errorf("%d of 50 lines written at once, want at most %d", n, logBurst)
+	if n := logs.Len(); n > logging.ThrottleBurst {
+		t.Errorf("%d of 50 lines written at once, want at most %d", n, logging.ThrottleBurst)
 	}
 }

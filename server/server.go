@@ -21,6 +21,7 @@ import (
 	"github.com/kvserver/kvserver/config"
 	"github.com/kvserver/kvserver/info"
 	"github.com/kvserver/kvserver/keyspace"
+	"github.com/kvserver/kvserver/logging"
 	"github.com/kvserver/kvserver/querybuf"
 )
 
@@ -89,7 +90,7 @@ type Server struct {
 	startupMemory int64
 	observe       observeState // slow log, latency monitor, command statistics (observe.go)
 
-	logThrottles [numLogKinds]logThrottle // rate limits of the messages clients cause
+	logThrottles [numLogKinds]logging.Throttle // rate limits of the messages clients cause
 
 	// readPool and replyPool are the shared 16 KiB buffers clients borrow for a read and for a
 	// batch's replies.

@@ -6,6 +6,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/kvserver/kvserver/command"
+	"github.com/kvserver/kvserver/logging"
 	"github.com/kvserver/kvserver/replyerr"
 )
 
@@ -88,7 +89,7 @@ func (f family) configRewriteCommand(ctx *command.Ctx) {
 	}
 	if err := ctx.Cfg.Rewrite(file); err != nil {
 		f.h.Log().Warn("CONFIG REWRITE failed: " + err.Error())
-		ctx.W.Error("ERR Rewriting config file: " + replyerr.Strerror(err))
+		ctx.W.Error("ERR Rewriting config file: " + logging.Strerror(err))
 		return
 	}
 	f.h.Log().Info("CONFIG REWRITE executed with success.", zap.String("file", file))
