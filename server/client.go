@@ -54,7 +54,7 @@ type client struct {
 	name            atomic.Pointer[string]
 	lib             atomic.Pointer[libInfo]       // CLIENT SETINFO
 	writeWaiter     atomic.Pointer[chan struct{}] // set while its goroutine waits for the socket to drain
-	lastInteraction atomic.Int64                  // unix ms of the last read
+	lastInteraction atomic.Int64                  // unix ms of the last read, to a cron tick
 	lastCmd         atomic.Pointer[command.Command]
 	totCmds         atomic.Int64 // single writer: whoever serves the client
 	netIn, netOut   atomic.Int64 // single writer
@@ -311,7 +311,7 @@ func (c *client) stepLocked(inline bool) serveAction {
 	perr := c.consumeRead()
 	if c.readN > 0 {
 		c.netIn.Store(c.netIn.Load() + int64(c.readN))
-		c.lastInteraction.Store(time.Now().UnixMilli())
+		c.lastInteraction.Store(c.srv.cron.nowMs.Load()) // the cron's clock: see cronState.nowMs
 	}
 	if err == nil {
 		err = c.readErr

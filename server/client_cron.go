@@ -25,6 +25,12 @@ func (s *Server) clientsCron(hz int) {
 	})
 	now := time.Now().UnixMilli()
 	maxIdleMs := s.cfg.Timeout().Milliseconds() // read each tick: CONFIG SET applies at once
+	if maxIdleMs > 0 {
+		// A client's last interaction is stamped with the cron's clock of the tick before it
+		// (cronState.nowMs), up to a tick early: two ticks of slack, so that no client is closed
+		// before its timeout (Redis's whole-second stamps give it a second of slack).
+		maxIdleMs += 2 * 1000 / int64(hz)
+	}
 	for i := range min(n, len(clients)) {
 		c := clients[(start+i)%len(clients)]
 		c.cronVisit(now, maxIdleMs)

@@ -172,6 +172,7 @@ func New(opts Options) (*Server, error) {
 		activePool:  make(chan *activeState, activePoolSize),
 	}
 	s.enableDebug, _ = opts.Config.Value("enable-debug-command")
+	s.cron.nowMs.Store(time.Now().UnixMilli()) // the cron keeps it from its first tick
 	s.mu.clients = make(map[int64]*client)
 	s.observe = newObserveState()
 	s.cmds = command.New(s.commandFamilies()...)
