@@ -36,6 +36,16 @@ const (
 	Fail
 )
 
+// Timed names what Evictor.Timing reports.
+type Timed uint8
+
+const (
+	// Cycle is one Perform call that evicted, or tried to.
+	Cycle Timed = iota
+	// Delete is one evicted key's deletion.
+	Delete
+)
+
 // keysPerTimeCheck is how many keys are evicted between two looks at the clock (Redis: 16).
 const keysPerTimeCheck = 16
 
@@ -56,6 +66,11 @@ type Evictor struct {
 	evicted       atomic.Int64 // evicted_keys
 	exceededSince atomic.Int64 // unix µs when used memory went over the limit; 0 when under
 	exceededTotal atomic.Int64 // µs spent over the limit before the current stretch
+
+	// Timing, when set before the evictor runs, is told how long each eviction call that had
+	// work to do took (Cycle) and each evicted key's deletion (Delete): the latency monitor's
+	// eviction-cycle and eviction-del events.
+	Timing func(what Timed, d time.Duration)
 
 	mu     sync.Mutex // one eviction at a time: the pool and the rotation below
 	pool   pool
@@ -165,6 +180,9 @@ func (e *Evictor) Perform() Result {
 	}
 	defer e.mu.Unlock()
 	start := e.now()
+	if e.Timing != nil {
+		defer func() { e.Timing(Cycle, e.now().Sub(start)) }()
+	}
 	budget := timeLimit(e.tenacity.Load())
 	for n := 1; ; n++ {
 		found, busy := e.evictOne(policy)
@@ -338,7 +356,7 @@ func (e *Evictor) evictRandom(volatile bool) (found, busy bool) {
 				key = append(key[:0], object.Key(sh.Arena(), h)...)
 				picked = true
 			})
-			if picked && sh.DeleteLocked(db, key) {
+			if picked && e.timedDelete(sh, db, key) {
 				sh.Unlock()
 				e.evicted.Add(1)
 				return true, busy
@@ -390,6 +408,17 @@ func (e *Evictor) anyCandidates(volatile bool) bool {
 	return false
 }
 
+// timedDelete deletes an evicted key (its shard locked), telling Timing how long it took.
+func (e *Evictor) timedDelete(sh *keyspace.Shard, db int, key []byte) bool {
+	if e.Timing == nil {
+		return sh.DeleteLocked(db, key)
+	}
+	start := e.now()
+	ok := sh.DeleteLocked(db, key)
+	e.Timing(Delete, e.now().Sub(start))
+	return ok
+}
+
 // tryLockSoon takes the shard's lock if it is free now or within a few yields: the cron and
 // other commands hold a shard for microseconds, and eviction must not block a readiness loop
 // in the lock's wait queue.
@@ -417,7 +446,7 @@ func (e *Evictor) deleteKey(i, db int, key []byte) deleteOutcome {
 	if !tryLockSoon(sh) {
 		return shardBusy
 	}
-	ok := sh.DeleteLocked(db, key)
+	ok := e.timedDelete(sh, db, key)
 	sh.Unlock()
 	if !ok {
 		return gone

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/kvserver/kvserver/keyspace"
 	"github.com/kvserver/kvserver/object"
@@ -259,5 +260,32 @@ func TestTimeLimit(t *testing.T) {
 	}
 	if timeLimit(100) < 1<<62 {
 		t.Error("tenacity 100 is not unlimited")
+	}
+}
+
+// Timing is told of each eviction call that had work to do and of each key deleted.
+func TestTiming(t *testing.T) {
+	w := newWorld(t)
+	for i := range 30 {
+		w.set(t, 0, fmt.Sprint("k", i), 0)
+	}
+	var cycles, deletes int
+	w.e.Timing = func(what Timed, d time.Duration) {
+		if d < 0 {
+			t.Errorf("negative duration %v", d)
+		}
+		switch what {
+		case Cycle:
+			cycles++
+		case Delete:
+			deletes++
+		}
+	}
+	w.limitKeys(20, AllKeysRandom)
+	if w.e.Perform() != OK || cycles != 1 || deletes != 10 {
+		t.Fatalf("cycles %d, deletes %d; want 1 and 10", cycles, deletes)
+	}
+	if w.e.Perform() != OK || cycles != 1 {
+		t.Fatalf("a call with nothing to evict was timed: cycles %d", cycles)
 	}
 }

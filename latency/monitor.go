@@ -20,6 +20,10 @@ const (
 	EventCommand     = "command"      // a command without the fast flag
 	EventFastCommand = "fast-command" // a command with the fast flag
 	EventExpireCycle = "expire-cycle" // the cron's active expiry cycle
+	// EventEvictionCycle is one call of the memory limit's eviction (Redis's performEvictions),
+	// EventEvictionDel the deletion of one evicted key.
+	EventEvictionCycle = "eviction-cycle"
+	EventEvictionDel   = "eviction-del"
 )
 
 // sample is one second's highest latency.

@@ -17,12 +17,12 @@ const (
 // cronState is what the cron keeps between ticks. Written by the cron goroutine; the atomics
 // are read by INFO.
 type cronState struct {
-	goLive          atomic.Int64 // Go heap live at the last GC, and stacks (alloc.GoRuntimeLive)
+	goLive atomic.Int64 // Go heap live at the last GC, and stacks (alloc.GoRuntimeLive)
 	// nowMs is the time at the last tick, unix ms: the clients' last-interaction stamp, as
 	// Redis stamps c->lastinteraction with its cached server.unixtime rather than read the
 	// clock for every request (a clock read is 20-40 ns, a request at -P 1 about 250). Idle
 	// times and the timeout are then exact to a tick (1/hz).
-	nowMs atomic.Int64
+	nowMs           atomic.Int64
 	opsPerSec       atomic.Int64
 	nextClientID    int64       // the clients cron resumes at the first client with this id or above
 	paused          atomic.Bool // DEBUG PAUSE-CRON

@@ -4,9 +4,11 @@ import (
 	"math"
 	"runtime/debug"
 	"strconv"
+	"time"
 
 	"github.com/kvserver/kvserver/alloc"
 	"github.com/kvserver/kvserver/evict"
+	"github.com/kvserver/kvserver/latency"
 )
 
 // The memory limit's side of the server: the evictor the pipeline consults before each
@@ -19,6 +21,13 @@ var memoryLimitParams = []string{"maxmemory", "maxmemory-policy", "maxmemory-sam
 // startMemoryLimit makes the evictor, hands it to the pipeline and keeps it configured.
 func (s *Server) startMemoryLimit() {
 	s.evictor = evict.New(s.ks, s.usedMemoryForEviction)
+	s.evictor.Timing = func(what evict.Timed, d time.Duration) {
+		event := latency.EventEvictionCycle
+		if what == evict.Delete {
+			event = latency.EventEvictionDel
+		}
+		s.observe.latency.AddSampleIfNeeded(event, d.Milliseconds())
+	}
 	s.pipeline.Evictor = s.evictor
 	s.cron.goLive.Store(alloc.GoRuntimeLive())
 	s.configureMemoryLimit()
