@@ -94,10 +94,10 @@ func (m *Monitor) Doctor(slowerThan int64, hz int) string {
 		case EventExpireCycle:
 			adviseHz, adviseLargeObjects = true, true
 			advices += 2
-		case "eviction-del":
+		case EventEvictionDel:
 			adviseLargeObjects = true
 			advices++
-		case "eviction-cycle":
+		case EventEvictionCycle:
 			adviseMassEviction = true
 			advices++
 		}

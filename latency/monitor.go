@@ -20,6 +20,9 @@ const (
 	EventCommand     = "command"      // a command without the fast flag
 	EventFastCommand = "fast-command" // a command with the fast flag
 	EventExpireCycle = "expire-cycle" // the cron's active expiry cycle
+	// EventCron is one whole tick of the cron (kvserver's own event: active expiry, eviction,
+	// the clients' timeouts and buffer trimming together).
+	EventCron = "cron"
 	// EventEvictionCycle is one call of the memory limit's eviction (Redis's performEvictions),
 	// EventEvictionDel the deletion of one evicted key.
 	EventEvictionCycle = "eviction-cycle"
