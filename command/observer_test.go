@@ -44,10 +44,7 @@ func TestObserver(t *testing.T) {
 	)
 	h.p.Observer = rec
 	conn := &fakeConn{}
-	for _, line := range []string{"ok", "typed", "custom", "nosuch", "ok extra", "debug x", "boom"} {
-		h.run(conn, false, line)
-	}
-	h.run(&fakeConn{auth: true}, false, "ok")
+	lines := []string{"ok", "typed", "custom", "nosuch", "ok extra", "debug x", "boom"}
 	want := []string{
 		"called ok err= conn=true",
 		"called typed err=WRONGTYPE conn=true",
@@ -58,6 +55,14 @@ func TestObserver(t *testing.T) {
 		"called boom err=ERR conn=false",
 		"rejected ok err=NOAUTH",
 	}
+	if crashOnPanic { // the invariants build crashes on a handler's panic: no boom there
+		lines = lines[:len(lines)-1]
+		want = append(want[:6], want[7])
+	}
+	for _, line := range lines {
+		h.run(conn, false, line)
+	}
+	h.run(&fakeConn{auth: true}, false, "ok")
 	if got := strings.Join(rec.events, "\n"); got != strings.Join(want, "\n") {
 		t.Errorf("observer was told:\n%s\nwant\n%s", got, strings.Join(want, "\n"))
 	}
