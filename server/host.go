@@ -6,6 +6,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/kvserver/kvserver/command"
+	"github.com/kvserver/kvserver/internal/fdlimit"
 )
 
 // serverHost is the server as the families outside this package see it
@@ -22,7 +23,7 @@ func (h serverHost) Log() *zap.Logger         { return h.s.log }
 // MaxClientsRefusal tries to raise the descriptor limit for maxclients clients (Redis's
 // updateMaxclients) and returns why it cannot serve them, or "".
 func (h serverHost) MaxClientsRefusal(maxclients int64) string {
-	if allowed, _, _ := openFilesLimit(maxclients); allowed < maxclients {
+	if allowed, _, _, _ := fdlimit.Raise(maxclients); allowed < maxclients {
 		return errMaxClientsOS(allowed)
 	}
 	return ""
