@@ -12,6 +12,9 @@ import (
 // the kvheap tag.
 const Backend = "mmap"
 
+// heapBackedBytes is what the arenas hold in the Go heap: nothing, with this backend.
+func heapBackedBytes() int64 { return 0 }
+
 // arenaMem is an arena's address range, reserved PROT_NONE at start and committed a span at a
 // time. Spans are never unmapped while the arena lives: MADV_DONTNEED gives their pages back,
 // so a stale view reads zeroes or reused data but never faults the process.

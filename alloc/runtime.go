@@ -19,7 +19,8 @@ var liveSampleNames = [...]string{
 // GoRuntimeLive is the Go runtime's part of used_memory (the sum of the arenas' Used and
 // this): the heap the last collection found live, and stacks. Garbage awaiting collection is
 // left out, so that used_memory — and eviction, which keeps it under maxmemory — does not rise
-// and fall with each GC cycle.
+// and fall with each GC cycle. With the Go-heap backend (race builds) the arenas' spans are in
+// that heap: they are left out too, as the arenas count them.
 func GoRuntimeLive() int64 {
 	samples := make([]metrics.Sample, len(liveSampleNames))
 	for i, name := range liveSampleNames {
@@ -27,10 +28,15 @@ func GoRuntimeLive() int64 {
 	}
 	metrics.Read(samples)
 	var total int64
-	for _, s := range samples {
-		if s.Value.Kind() == metrics.KindUint64 {
-			total += int64(s.Value.Uint64())
+	for i, s := range samples {
+		if s.Value.Kind() != metrics.KindUint64 {
+			continue
 		}
+		v := int64(s.Value.Uint64())
+		if i == 0 { // the live heap, less the arenas' spans when they are in it
+			v = max(v-heapBackedBytes(), 0)
+		}
+		total += v
 	}
 	return total
 }

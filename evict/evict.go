@@ -72,6 +72,11 @@ type Evictor struct {
 	// eviction-cycle and eviction-del events.
 	Timing func(what Timed, d time.Duration)
 
+	background atomic.Bool    // the background eviction is running (continueInBackground)
+	bgMu       sync.Mutex     // orders starting the background eviction with Close
+	bgDone     sync.WaitGroup // the background eviction, for Close
+	closed     bool           // Close was called: no more background eviction; under bgMu
+
 	mu     sync.Mutex // one eviction at a time: the pool and the rotation below
 	pool   pool
 	nextDB int // where random policies draw next (Redis's next_db)
@@ -162,21 +167,33 @@ func (e *Evictor) noteOver(over bool) {
 }
 
 // Perform is Redis's performEvictions: while used memory is over the limit, evict keys by the
-// policy. It stops when under (OK), when its time is up or another goroutine is evicting
-// (Running: the cron calls it again), or when nothing the policy may evict is left (Fail).
+// policy. It stops when under (OK), when nothing the policy may evict is left (Fail), or when
+// its time is up, a shard it needed was busy or another goroutine is evicting (Running). In the
+// first two Running cases eviction goes on in the background (Redis's evictionTimeProc), so
+// that the command that called it is not held up and the memory still comes down.
 func (e *Evictor) Perform() Result {
+	r, unfinished := e.perform()
+	if unfinished {
+		e.continueInBackground()
+	}
+	return r
+}
+
+// perform is Perform without the background continuation; unfinished reports that it stopped
+// with work left that it was doing (not another goroutine's).
+func (e *Evictor) perform() (r Result, unfinished bool) {
 	limit := e.maxmemory.Load()
 	if limit <= 0 || e.used() <= limit {
 		e.noteOver(false)
-		return OK
+		return OK, false
 	}
 	e.noteOver(true)
 	policy := Policy(e.policy.Load())
 	if policy == NoEviction {
-		return Fail
+		return Fail, false
 	}
 	if !e.mu.TryLock() {
-		return Running
+		return Running, false
 	}
 	defer e.mu.Unlock()
 	start := e.now()
@@ -188,18 +205,62 @@ func (e *Evictor) Perform() Result {
 		found, busy := e.evictOne(policy)
 		if !found {
 			if busy {
-				return Running
+				return Running, true
 			}
-			return Fail
+			return Fail, false
 		}
 		if e.used() <= limit {
 			e.noteOver(false)
-			return OK
+			return OK, false
 		}
 		if n%keysPerTimeCheck == 0 && e.now().Sub(start) > budget {
-			return Running
+			return Running, true
 		}
 	}
+}
+
+// continueInBackground starts the background eviction unless it is running: one goroutine
+// that calls perform, yielding between calls, until it is done (OK or Fail), another goroutine
+// holds the eviction, or Close is called.
+func (e *Evictor) continueInBackground() {
+	if !e.background.CompareAndSwap(false, true) {
+		return
+	}
+	e.bgMu.Lock()
+	defer e.bgMu.Unlock()
+	if e.closed {
+		e.background.Store(false)
+		return
+	}
+	e.bgDone.Add(1)
+	go func() {
+		defer e.bgDone.Done()
+		defer e.background.Store(false)
+		for !e.isClosed() {
+			if _, unfinished := e.perform(); !unfinished {
+				return
+			}
+			runtime.Gosched()
+		}
+	}()
+}
+
+func (e *Evictor) isClosed() bool {
+	e.bgMu.Lock()
+	defer e.bgMu.Unlock()
+	return e.closed
+}
+
+// Close stops the background eviction and waits for it: call it before the keyspace closes.
+// A nil Evictor's Close does nothing.
+func (e *Evictor) Close() {
+	if e == nil {
+		return
+	}
+	e.bgMu.Lock()
+	e.closed = true
+	e.bgMu.Unlock()
+	e.bgDone.Wait()
 }
 
 // timeLimit is Redis's evictionTimeLimitUs: how long one call may evict, from

@@ -32,6 +32,7 @@ func newWorld(t *testing.T) *world {
 	}
 	t.Cleanup(ks.Close)
 	w.ks = ks
+	t.Cleanup(func() { w.e.Close() }) // before the keyspace's Close (cleanups run last first)
 	w.e = New(ks, func() int64 {
 		var n int64
 		for db := range ks.Databases() {

@@ -325,6 +325,7 @@ func (s *Server) Wait() { s.wg.Wait() }
 func (s *Server) Close() {
 	s.loopsRunning.Wait()
 	s.closeReadinessLoops()
+	s.evictor.Close() // the background eviction uses the keyspace
 	s.ks.Close()
 	s.clientArena.Close()
 }

@@ -99,6 +99,10 @@ func buildServerWith(out, flags string) error {
 	return nil
 }
 
+// raceBuilt reports whether the server under test is built with the race detector
+// (KVSERVER_BUILD_FLAGS=-race): slower, and its arenas live in the Go heap.
+func raceBuilt() bool { return strings.Contains(os.Getenv("KVSERVER_BUILD_FLAGS"), "race") }
+
 // requireKvserver skips a test of behaviour that only kvserver has.
 func requireKvserver(t testing.TB, why string) {
 	t.Helper()

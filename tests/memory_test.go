@@ -87,6 +87,9 @@ func TestMemoryStats(t *testing.T) {
 // the report is a verbatim text in RESP3, a bulk string in RESP2.
 func TestMemoryDoctor(t *testing.T) {
 	t.Parallel()
+	if raceBuilt() {
+		t.Skip("the race build keeps the arenas in the Go heap, whose size the doctor's thresholds do not expect")
+	}
 	c := startServer(t).RawConn(t)
 	empty := "Hi Sam, this instance is empty or is using very little memory, my issues detector can't be used in these conditions. " +
 		"Please, leave for your mission on Earth and fill it with some data. The new Sam and I will be back to our programming as soon as I finished rebooting.\n"
@@ -109,6 +112,9 @@ func TestMemoryDoctor(t *testing.T) {
 func TestMemoryDoctorHealthy(t *testing.T) {
 	requireKvserver(t, "what the doctor finds depends on the allocator")
 	t.Parallel()
+	if raceBuilt() {
+		t.Skip("the race build keeps the arenas in the Go heap, whose size the doctor's thresholds do not expect")
+	}
 	c := startServer(t).RawConn(t)
 	c.Do("DEBUG", "POPULATE", "100000", "key", "500")
 	want := "Hi Sam, I can't find any memory issue in your instance. I can only account for what occurs on this base.\n"

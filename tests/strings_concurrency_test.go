@@ -3,9 +3,7 @@ package tests
 import (
 	"context"
 	"fmt"
-	"os"
 	"sort"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -21,7 +19,7 @@ func TestConcurrentIncr(t *testing.T) {
 	t.Parallel()
 	const clients = 50
 	incrs := 10000
-	if strings.Contains(os.Getenv("KVSERVER_BUILD_FLAGS"), "race") {
+	if raceBuilt() {
 		incrs = 1000
 	}
 	srv := startServer(t)
