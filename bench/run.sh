@@ -22,11 +22,13 @@
 #                         check the script itself
 #   OUT (BENCHMARKS.md)   report path; CHART (bench/bytes-per-key.svg) chart path
 #   KEEP=1                keep the work directory (server logs, raw results) in /tmp
+#   SERVER_ARGS ("")      more directives for both servers, e.g. "--maxmemory 8gb
+#                         --maxmemory-policy allkeys-lru": the memory limit set but not reached
 # and the counts below (TP_N1, TP_N16, MEM_KEYS, IDLE_CONNS, LAT_RATE, …).
 set -euo pipefail
 
 # How the run was asked for, before the defaults below fill the variables in.
-RUN_LINE="$(for v in QUICK ROUNDS ONLY KVSERVER; do [ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"; done)bench/run.sh"
+RUN_LINE="$(for v in QUICK ROUNDS ONLY KVSERVER SERVER_ARGS; do [ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"; done)bench/run.sh"
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 GO=${GO:-go}
@@ -38,6 +40,7 @@ if [ "$QUICK" = 1 ]; then
 fi
 ROUNDS=${ROUNDS:-5}
 ONLY=${ONLY:-1 2 3 4 5}
+SERVER_ARGS=${SERVER_ARGS:-}
 TP_N1=${TP_N1:-300000}          # requests per redis-benchmark run at -P 1 (a few seconds each)
 TP_N16=${TP_N16:-2000000}       # … and at -P 16
 TP_KEYS=1000000                 # redis-benchmark -r: keys key:000000000000 … key:000000999999
@@ -105,7 +108,7 @@ start_server() {
     port=$(free_port) || return 1
     log=$WORK/$side-$port.log
     (cd "$WORK" && exec "${BIN[$side]}" --port "$port" --bind 127.0.0.1 --maxclients 20000 \
-      --save "" --appendonly no) >"$log" 2>&1 </dev/null 3>&- &
+      --save "" --appendonly no $SERVER_ARGS) >"$log" 2>&1 </dev/null 3>&- &
     pid=$!
     LIVE[$pid]=1
     PID[$side]=$pid PORT[$side]=$port
@@ -607,8 +610,8 @@ write_report() {
     echo "Servers (\$PORT a free loopback port, chosen anew at each start):"
     echo
     echo '```'
-    echo "${BIN[kv]} --port \$PORT --bind 127.0.0.1 --maxclients 20000 --save \"\" --appendonly no"
-    echo "${BIN[redis]} --port \$PORT --bind 127.0.0.1 --maxclients 20000 --save \"\" --appendonly no"
+    echo "${BIN[kv]} --port \$PORT --bind 127.0.0.1 --maxclients 20000 --save \"\" --appendonly no $SERVER_ARGS"
+    echo "${BIN[redis]} --port \$PORT --bind 127.0.0.1 --maxclients 20000 --save \"\" --appendonly no $SERVER_ARGS"
     echo '```'
     echo
     echo "Measurements, in the order first run (helpers built from \`bench/\` into \$BIN):"
