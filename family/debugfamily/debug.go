@@ -1,8 +1,6 @@
 package debugfamily
 
 import (
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/kvserver/kvserver/command"
@@ -48,13 +46,13 @@ func (f *family) debugCommand(ctx *command.Ctx) {
 		}
 		ctx.W.OK()
 	default:
-		subcommandSyntaxError(ctx)
+		command.ReplySubcommandSyntaxError(ctx.W, ctx.Args)
 	}
 }
 
 // debugHelp: DEBUG HELP — Redis's lines for the subcommands kvserver has, in Redis's order.
 func debugHelp(ctx *command.Ctx) {
-	addReplyHelp(ctx, "DEBUG", []string{
+	command.ReplyHelp(ctx.W, "DEBUG", []string{
 		"CHANGE-REPL-ID",
 		"    Change the replication IDs of the instance.",
 		"    Dangerous: should be used only for testing the replication subsystem.",
@@ -84,23 +82,4 @@ func debugHelp(ctx *command.Ctx) {
 		"PAUSE-CRON <0|1>",
 		"    Stop periodic cron job processing.",
 	})
-}
-
-// addReplyHelp is Redis's addReplyHelp: the command's subcommands, one status line each,
-// then HELP's own two lines.
-func addReplyHelp(ctx *command.Ctx, name string, lines []string) {
-	w := ctx.W
-	w.Array(len(lines) + 3)
-	w.Simple(name + " <subcommand> [<arg> [value] [opt] ...]. Subcommands are:")
-	for _, l := range lines {
-		w.Simple(l)
-	}
-	w.Simple("HELP")
-	w.Simple("    Prints this help.")
-}
-
-// subcommandSyntaxError is Redis's addReplySubcommandSyntaxError.
-func subcommandSyntaxError(ctx *command.Ctx) {
-	ctx.W.Error(fmt.Sprintf("ERR unknown subcommand or wrong number of arguments for '%.128s'. Try %s HELP.",
-		ctx.Args.Arg(1), strings.ToUpper(string(ctx.Args.Arg(0)))))
 }

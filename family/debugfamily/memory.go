@@ -66,7 +66,7 @@ func memoryPurgeCommand(ctx *command.Ctx) {
 
 // memoryHelpCommand: MEMORY HELP.
 func memoryHelpCommand(ctx *command.Ctx) {
-	addReplyHelp(ctx, "MEMORY", []string{
+	command.ReplyHelp(ctx.W, "MEMORY", []string{
 		"DOCTOR",
 		"    Return memory problems reports.",
 		"MALLOC-STATS",
