@@ -51,6 +51,9 @@ type Ctx struct {
 	Conn any
 	// Scratch is formatting room for handlers (integers, doubles): no allocation per reply.
 	Scratch [64]byte
+	// NoTouch: the connection asked CLIENT NO-TOUCH, so its lookups leave the keys' LRU/LFU
+	// clocks alone — except TOUCH's, which is what TOUCH is for (SetNoTouch).
+	NoTouch bool
 
 	locked     []int    // shard indexes held for this command, ascending, no duplicates
 	replyStart int      // the reply's length before the handler wrote (Recover drops the rest)
@@ -81,19 +84,44 @@ func (ctx *Ctx) ShardAt(i int) *keyspace.Shard {
 // pipeline's: read it only while the handler runs.
 func (ctx *Ctx) Locked() []int { return ctx.locked }
 
+// SetNoTouch sets NoTouch for the command about to run: on is the connection's CLIENT NO-TOUCH,
+// which TOUCH ignores, as in Redis's lookupKey.
+func (ctx *Ctx) SetNoTouch(on bool) { ctx.NoTouch = on && ctx.Cmd != nil && ctx.Cmd.FullName != "touch" }
+
 // LookupRead is Redis's lookupKeyRead: a lookup of key in the selected database that counts
 // a keyspace hit or miss. sh must be key's shard (Shard).
 func (ctx *Ctx) LookupRead(sh *keyspace.Shard, key []byte) (alloc.Handle, bool) {
-	h, ok := sh.LookupLocked(ctx.DB, key)
-	ctx.countLookup(ok)
-	return h, ok
+	return ctx.LookupReadFlags(sh, key, 0)
 }
 
 // LookupReadFlags is LookupRead with lookup flags (keyspace.NoTouch …).
 func (ctx *Ctx) LookupReadFlags(sh *keyspace.Shard, key []byte, flags keyspace.LookupFlags) (alloc.Handle, bool) {
-	h, ok := sh.LookupFlagsLocked(ctx.DB, key, flags)
+	h, ok := sh.LookupFlagsLocked(ctx.DB, key, ctx.touchFlags(flags))
 	ctx.countLookup(ok)
 	return h, ok
+}
+
+// LookupWrite is Redis's lookupKeyWrite: a lookup of key in the selected database before
+// changing it, not counted as a hit or miss. sh must be key's shard.
+func (ctx *Ctx) LookupWrite(sh *keyspace.Shard, key []byte) (alloc.Handle, bool) {
+	return ctx.LookupWriteDB(sh, ctx.DB, key)
+}
+
+// LookupWriteDB is LookupWrite in database db (COPY … DB, MOVE).
+func (ctx *Ctx) LookupWriteDB(sh *keyspace.Shard, db int, key []byte) (alloc.Handle, bool) {
+	return sh.LookupFlagsLocked(db, key, ctx.touchFlags(0))
+}
+
+// WriteFlags are the lookup flags of this command's writes (keyspace.ReplaceFlagsLocked):
+// LookupNoTouch for a NO-TOUCH connection, else none.
+func (ctx *Ctx) WriteFlags() keyspace.LookupFlags { return ctx.touchFlags(0) }
+
+// touchFlags adds LookupNoTouch to flags for a NO-TOUCH connection.
+func (ctx *Ctx) touchFlags(flags keyspace.LookupFlags) keyspace.LookupFlags {
+	if ctx.NoTouch {
+		flags |= keyspace.LookupNoTouch
+	}
+	return flags
 }
 
 // countLookup counts a keyspace hit or miss (single writer: plain load and store).

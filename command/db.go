@@ -43,7 +43,7 @@ func (ctx *Ctx) SetString(sh *keyspace.Shard, key, val []byte, expireAt int64) e
 	if err != nil {
 		return err
 	}
-	if _, err := sh.ReplaceLocked(ctx.DB, key, h); err != nil {
+	if _, err := sh.ReplaceFlagsLocked(ctx.DB, key, h, ctx.WriteFlags()); err != nil {
 		object.Free(sh.Arena(), h)
 		return err
 	}

@@ -161,6 +161,12 @@ func (s *Shard) add(d *database, hash uint64, h alloc.Handle) error {
 // SET need not look the key up before. On error nothing changed and h still belongs to the
 // caller.
 func (s *Shard) ReplaceLocked(db int, key []byte, h alloc.Handle) (replaced bool, err error) {
+	return s.ReplaceFlagsLocked(db, key, h, 0)
+}
+
+// ReplaceFlagsLocked is ReplaceLocked with lookup flags: LookupNoTouch (a CLIENT NO-TOUCH
+// connection) keeps an overwritten key's LFU counter as it was.
+func (s *Shard) ReplaceFlagsLocked(db int, key []byte, h alloc.Handle, flags LookupFlags) (replaced bool, err error) {
 	d := s.db(db)
 	hash := Hash(key)
 	p, ok := d.keys.find(key, hash)
@@ -186,7 +192,9 @@ func (s *Shard) ReplaceLocked(db int, key []byte, h alloc.Handle) (replaced bool
 		// Under LFU an overwritten key keeps its counter, incremented for this write (Redis's
 		// setKey looks the key up for writing, then dbSetValue copies old->lru to the value).
 		object.SetLRU(s.arena, h, object.LRU(s.arena, old))
-		s.touch(h)
+		if flags&LookupNoTouch == 0 {
+			s.touch(h)
+		}
 	} else {
 		s.stampNew(h)
 	}

@@ -69,6 +69,8 @@ type client struct {
 	replyBufSize    atomic.Int64     // reply buffer held between batches
 	state           atomic.Uint32    // clientActive, clientParked or clientClosed
 	authenticated   atomic.Bool      // see auth.go; single writer
+	noTouch         atomic.Bool      // CLIENT NO-TOUCH: its lookups leave LRU/LFU alone
+	noEvict         atomic.Bool      // CLIENT NO-EVICT: exempt from client eviction
 }
 
 // activeState is what a client needs while it is served. Guarded by the client's mu; handlers
@@ -444,6 +446,7 @@ func (c *client) runBatch(inline bool) (handoff, panicked bool) {
 func (c *client) execute(cmd *command.Command, errText string, args querybuf.Args, inline bool) command.Outcome {
 	ctx := &c.ctx
 	ctx.Args, ctx.Cmd, ctx.DB = args, cmd, c.db
+	ctx.SetNoTouch(c.noTouch.Load())
 	if cmd != nil && c.lastCmd.Load() != cmd {
 		// As Redis's c->lastcmd, set at lookup: CLIENT LIST shows a running command. Stored only
 		// when it changes: an atomic store is a fence, and a pipeline repeats one command.

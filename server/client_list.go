@@ -24,9 +24,19 @@ func (c *client) infoLine(o *client) string {
 	if o == c {
 		qbuf, qbufFree, argvMem, totMem, rbs = c.selfBufferUse()
 	}
-	flags := "N"
+	// Redis's letters in its order; N only when no flag is set.
+	flags := ""
 	if o.conn == nil && o.peer.family == peerUnix {
-		flags = "U" // CLIENT_UNIX_SOCKET; N only when no flag is set
+		flags += "U" // CLIENT_UNIX_SOCKET
+	}
+	if o.noEvict.Load() {
+		flags += "e"
+	}
+	if o.noTouch.Load() {
+		flags += "T"
+	}
+	if flags == "" {
+		flags = "N"
 	}
 	return fmt.Sprintf("id=%d addr=%s laddr=%s fd=%d name=%s age=%d idle=%d flags=%s db=%d sub=0 psub=0 ssub=0 multi=-1 watch=0 qbuf=%d qbuf-free=%d argv-mem=%d multi-mem=0 rbs=%d rbp=0 obl=0 oll=0 omem=0 tot-mem=%d events=r cmd=%s user=default redir=-1 resp=%d lib-name=%s lib-ver=%s tot-net-in=%d tot-net-out=%d tot-cmds=%d",
 		o.id, o.remoteAddr(), o.localAddr(), o.fdNumber(), o.getName(),

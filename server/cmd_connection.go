@@ -2,9 +2,10 @@ package server
 
 import (
 	"fmt"
-	"github.com/kvserver/kvserver/command"
 	"strings"
+	"sync/atomic"
 
+	"github.com/kvserver/kvserver/command"
 	"github.com/kvserver/kvserver/conv"
 	"github.com/kvserver/kvserver/querybuf"
 	"github.com/kvserver/kvserver/replyerr"
@@ -27,6 +28,8 @@ func connectionCommands() []*command.Command {
 			{Name: "info", Handler: clientCommand(clientInfoCommand)},
 			{Name: "list", Handler: clientCommand(clientListCommand)},
 			{Name: "kill", Handler: clientCommand(clientKillCommand)},
+			{Name: "no-touch", Handler: clientCommand(clientNoTouchCommand)},
+			{Name: "no-evict", Handler: clientCommand(clientNoEvictCommand)},
 			{Name: "help", Handler: clientCommand(clientHelpCommand)},
 		}},
 	}
@@ -290,6 +293,29 @@ func clientKillCommand(c *client, args querybuf.Args) {
 	c.w.Int(int64(n))
 }
 
+// clientNoTouchCommand: CLIENT NO-TOUCH on|off — the client's commands, TOUCH excepted, leave
+// the LRU/LFU clocks of the keys they read and write alone (Redis 7.2).
+func clientNoTouchCommand(c *client, args querybuf.Args) { setClientSwitch(c, args, &c.noTouch) }
+
+// clientNoEvictCommand: CLIENT NO-EVICT on|off — the client is exempt from client eviction
+// (maxmemory-clients). kvserver does not evict clients yet, so no client is ever evicted.
+func clientNoEvictCommand(c *client, args querybuf.Args) { setClientSwitch(c, args, &c.noEvict) }
+
+// setClientSwitch sets a client flag from an on|off argument, as Redis's CLIENT NO-EVICT and
+// NO-TOUCH: anything else is a syntax error.
+func setClientSwitch(c *client, args querybuf.Args, flag *atomic.Bool) {
+	switch a := args.Arg(2); {
+	case conv.EqFold(a, "on"):
+		flag.Store(true)
+	case conv.EqFold(a, "off"):
+		flag.Store(false)
+	default:
+		c.w.Error(replyerr.Syntax.Error())
+		return
+	}
+	c.w.OK()
+}
+
 func clientHelpCommand(c *client, args querybuf.Args) {
 	command.ReplyHelp(&c.w, "CLIENT", []string{
 		"ID", "    Return the ID of the current connection.",
@@ -300,6 +326,8 @@ func clientHelpCommand(c *client, args querybuf.Args) {
 		"GETNAME", "    Return the name of the current connection.",
 		"SETNAME <name>", "    Assign the name <name> to the current connection.",
 		"SETINFO <option> <value>", "    Set client meta attr. Options are: LIB-NAME, LIB-VER.",
+		"NO-EVICT (ON|OFF)", "    Protect current client connection from eviction.",
+		"NO-TOUCH (ON|OFF)", "    Will not touch LRU/LFU stats when this mode is on.",
 	})
 }
 

@@ -66,6 +66,7 @@ func startReferenceRedis(t *testing.T) *server {
 var changed72 = map[string]bool{
 	"client":                  true, // its subcommands below
 	"client|setinfo":          true, // new in 7.2
+	"client|no-touch":         true, // new in 7.2
 	"client|setname":          true, // cluster tips
 	"command":                 true, // its subcommands below
 	"command|getkeys":         true, // arity -3, arguments

@@ -52,7 +52,7 @@ func debugPopulateCommand(ctx *command.Ctx) {
 	for j := range count {
 		key = strconv.AppendInt(key[:base], j, 10)
 		sh := ctx.Shard(key)
-		if _, exists := sh.LookupLocked(ctx.DB, key); exists {
+		if _, exists := ctx.LookupWrite(sh, key); exists {
 			continue
 		}
 		val = populateValue(val[:0], j, size)

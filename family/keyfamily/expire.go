@@ -104,7 +104,7 @@ func parseExtendedExpireArguments(ctx *command.Ctx) (int, error) {
 // without an expire as infinite; LT counts it as later than any time).
 func opExpire(ctx *command.Ctx, key []byte, when, now int64, flags int) (bool, error) {
 	sh := ctx.Shard(key)
-	h, found := sh.LookupLocked(ctx.DB, key)
+	h, found := ctx.LookupWrite(sh, key)
 	if !found {
 		return false, nil
 	}
@@ -139,7 +139,7 @@ func persistCommand(ctx *command.Ctx) {
 // opPersist removes key's expire and reports whether it had one.
 func opPersist(ctx *command.Ctx, key []byte) bool {
 	sh := ctx.Shard(key)
-	if _, ok := sh.LookupLocked(ctx.DB, key); !ok {
+	if _, ok := ctx.LookupWrite(sh, key); !ok {
 		return false
 	}
 	return sh.PersistLocked(ctx.DB, key)

@@ -40,14 +40,14 @@ func renameGenericCommand(ctx *command.Ctx, nx bool) {
 // shard.
 func opRename(ctx *command.Ctx, src, dst []byte, nx bool) (bool, error) {
 	ssh, dsh := ctx.Shard(src), ctx.Shard(dst)
-	h, ok := ssh.LookupLocked(ctx.DB, src)
+	h, ok := ctx.LookupWrite(ssh, src)
 	if !ok {
 		return false, replyerr.NoSuchKey
 	}
 	if bytes.Equal(src, dst) {
 		return false, nil
 	}
-	if _, exists := dsh.LookupLocked(ctx.DB, dst); exists && nx {
+	if _, exists := ctx.LookupWrite(dsh, dst); exists && nx {
 		return false, nil
 	}
 	if err := storeCopy(ctx, ssh, h, dsh, ctx.DB, dst); err != nil {
@@ -102,7 +102,7 @@ func opCopy(ctx *command.Ctx, src, dst []byte, dstDB int, replace bool) (bool, e
 	if !ok {
 		return false, nil
 	}
-	if _, exists := dsh.LookupLocked(dstDB, dst); exists && !replace {
+	if _, exists := ctx.LookupWriteDB(dsh, dstDB, dst); exists && !replace {
 		return false, nil
 	}
 	if err := storeCopy(ctx, ssh, h, dsh, dstDB, dst); err != nil {
@@ -118,7 +118,7 @@ func storeCopy(ctx *command.Ctx, ssh *keyspace.Shard, h alloc.Handle, dsh *keysp
 	if err != nil {
 		return err
 	}
-	if _, err := dsh.ReplaceLocked(db, key, nh); err != nil {
+	if _, err := dsh.ReplaceFlagsLocked(db, key, nh, ctx.WriteFlags()); err != nil {
 		object.Free(dsh.Arena(), nh)
 		return err
 	}
@@ -189,10 +189,10 @@ func opMove(ctx *command.Ctx, key []byte, dstDB int) (bool, error) {
 		return false, errSameObject
 	}
 	sh := ctx.Shard(key)
-	if _, ok := sh.LookupLocked(ctx.DB, key); !ok {
+	if _, ok := ctx.LookupWrite(sh, key); !ok {
 		return false, nil
 	}
-	if _, exists := sh.LookupLocked(dstDB, key); exists {
+	if _, exists := ctx.LookupWriteDB(sh, dstDB, key); exists {
 		return false, nil
 	}
 	h, _ := sh.UnlinkLocked(ctx.DB, key)

@@ -56,7 +56,7 @@ func incrDecrCommand(ctx *command.Ctx, incr int64) {
 // refuses, replyerr.Overflow past int64.
 func opIncrBy(ctx *command.Ctx, sh *keyspace.Shard, key []byte, incr int64) (int64, error) {
 	a := sh.Arena()
-	h, found := sh.LookupLocked(ctx.DB, key)
+	h, found := ctx.LookupWrite(sh, key)
 	var old int64
 	if found {
 		if object.TypeOf(a, h) != object.TypeString {
@@ -99,7 +99,7 @@ func incrbyfloatCommand(ctx *command.Ctx) {
 // replyerr.WrongType, replyerr.NotFloat for the value or the increment, errNaNOrInfinity.
 func opIncrByFloat(ctx *command.Ctx, sh *keyspace.Shard, key, incrArg []byte) ([]byte, error) {
 	a := sh.Arena()
-	h, found := sh.LookupLocked(ctx.DB, key)
+	h, found := ctx.LookupWrite(sh, key)
 	var value conv.LongDouble
 	var expireAt int64
 	if found {
@@ -126,7 +126,7 @@ func opIncrByFloat(ctx *command.Ctx, sh *keyspace.Shard, key, incrArg []byte) ([
 	if err != nil {
 		return nil, err
 	}
-	if _, err := sh.ReplaceLocked(ctx.DB, key, nh); err != nil {
+	if _, err := sh.ReplaceFlagsLocked(ctx.DB, key, nh, ctx.WriteFlags()); err != nil {
 		object.Free(a, nh)
 		return nil, err
 	}

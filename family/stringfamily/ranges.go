@@ -32,7 +32,7 @@ func appendCommand(ctx *command.Ctx) {
 // opAppend appends tail to key's value and returns the new length. A missing key is set as
 // SET would set it; an existing value becomes raw, with room to grow (Redis's greedy sds).
 func opAppend(ctx *command.Ctx, sh *keyspace.Shard, key, tail []byte) (int, error) {
-	h, found := sh.LookupLocked(ctx.DB, key)
+	h, found := ctx.LookupWrite(sh, key)
 	if !found {
 		return len(tail), ctx.SetString(sh, key, tail, 0)
 	}
@@ -156,7 +156,7 @@ func setrangeCommand(ctx *command.Ctx) {
 // which is not created); the length is checked against proto-max-bulk-len otherwise.
 func opSetRange(ctx *command.Ctx, sh *keyspace.Shard, key []byte, offset int64, val []byte) (int, error) {
 	a := sh.Arena()
-	h, found := sh.LookupLocked(ctx.DB, key)
+	h, found := ctx.LookupWrite(sh, key)
 	if found && object.TypeOf(a, h) != object.TypeString {
 		return 0, replyerr.WrongType
 	}

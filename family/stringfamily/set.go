@@ -95,7 +95,7 @@ func opSet(ctx *command.Ctx, sh *keyspace.Shard, key, val []byte, flags int, exp
 		// Nothing depends on the old value: setKey replaces it, expired or not, in one lookup.
 		return true, ctx.SetString(sh, key, val, expireAt)
 	}
-	h, found := sh.LookupLocked(ctx.DB, key)
+	h, found := ctx.LookupWrite(sh, key)
 	if (flags&setNX != 0 && found) || (flags&setXX != 0 && !found) {
 		return false, nil
 	}
@@ -139,7 +139,7 @@ func opMSet(ctx *command.Ctx, nx bool) (done bool, err error) {
 	if nx {
 		for j := 1; j < args.Len(); j += 2 {
 			key := args.Arg(j)
-			if _, found := ctx.Shard(key).LookupLocked(ctx.DB, key); found {
+			if _, found := ctx.LookupWrite(ctx.Shard(key), key); found {
 				return false, nil
 			}
 		}
