@@ -13,7 +13,7 @@ var serverFlags = []string{
 	"port", "bind", "unixsocket", "unixsocketperm", "protected-mode", "requirepass", "maxclients",
 	"timeout", "tcp-keepalive", "databases", "hz", "proto-max-bulk-len", "client-query-buffer-limit",
 	"maxmemory", "maxmemory-policy", "maxmemory-samples", "maxmemory-eviction-tenacity",
-	"lfu-log-factor", "lfu-decay-time", "loglevel", "logfile", "log-format", "pidfile", "dir",
+	"lfu-log-factor", "lfu-decay-time", "client-output-buffer-limit", "loglevel", "logfile", "log-format", "pidfile", "dir",
 	"enable-debug-command", "enable-protected-configs", "shutdown-timeout",
 	"slowlog-log-slower-than", "slowlog-max-len", "latency-monitor-threshold", "latency-tracking",
 	"latency-tracking-info-percentiles",

@@ -88,6 +88,9 @@ type activeState struct {
 	nextCmd    int            // the batch's next command to run (a hand-off resumes there)
 	loop       *readinessLoop // the loop serving the client inline, whose buffers it uses; nil on a goroutine
 	writable   chan struct{}  // waitWritable's, made on first use
+	// softOverSince is when the unwritten replies went over the output soft limit (zero when
+	// they are not): output_limit.go.
+	softOverSince time.Time
 
 	w               resp.Writer
 	ctx             command.Ctx // the pipeline's context for this client's commands (attachActiveLocked)
@@ -544,10 +547,14 @@ func (c *client) writeSocket(inline bool) (int, error) {
 		case err == syscall.EINTR:
 			continue
 		case err == syscall.EAGAIN:
-			if inline {
+			over, wait := c.checkOutputLimit(int64(len(b) - written))
+			switch {
+			case over:
+				return written, errOutputLimit
+			case inline:
 				return written, err
 			}
-			if err := c.waitWritable(); err != nil {
+			if err := c.waitWritable(wait); err != nil {
 				return written, err
 			}
 			continue

@@ -331,8 +331,9 @@ func (c *client) notifyWritable() {
 	}
 }
 
-// waitWritable blocks c's goroutine until its loop reports the socket writable (or hung up).
-func (c *client) waitWritable() error {
+// waitWritable blocks c's goroutine until its loop reports the socket writable (or hung up),
+// or, with a positive limit, until that much time has passed (the output soft limit's).
+func (c *client) waitWritable(limit time.Duration) error {
 	if c.writable == nil {
 		c.writable = make(chan struct{}, 1)
 	}
@@ -345,7 +346,17 @@ func (c *client) waitWritable() error {
 	if err := c.srv.armWrite(c); err != nil {
 		return err
 	}
-	<-c.writable
+	if limit <= 0 {
+		<-c.writable
+		return nil
+	}
+	// Over the output soft limit: wait no longer than its time; the caller checks again.
+	t := time.NewTimer(limit)
+	defer t.Stop()
+	select {
+	case <-c.writable:
+	case <-t.C:
+	}
 	return nil
 }
 

@@ -53,18 +53,20 @@ type Options struct {
 
 // Server is one kvserver instance.
 type Server struct {
-	cfg        *config.Config
-	log        *zap.Logger
-	ks         *keyspace.Keyspace
-	cmds       *command.Table
-	pipeline   command.Pipeline
-	evictor    *evict.Evictor // the memory limit (memory_limit.go)
-	started    time.Time
-	clock      func() int64        // Options.Clock: nil for the system clock (see now)
-	sleep      func(time.Duration) // Options.Sleep: nil for a real sleep (debugHooks.Sleep)
-	runID      string
-	configFile string
-	executable string
+	cfg      *config.Config
+	log      *zap.Logger
+	ks       *keyspace.Keyspace
+	cmds     *command.Table
+	pipeline command.Pipeline
+	evictor  *evict.Evictor // the memory limit (memory_limit.go)
+	// outputLimit is client-output-buffer-limit's normal class (output_limit.go).
+	outputLimit atomic.Pointer[outputLimit]
+	started     time.Time
+	clock       func() int64        // Options.Clock: nil for the system clock (see now)
+	sleep       func(time.Duration) // Options.Sleep: nil for a real sleep (debugHooks.Sleep)
+	runID       string
+	configFile  string
+	executable  string
 
 	listen listenState // the listening sockets (listen.go)
 	mu     struct {
@@ -190,6 +192,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s.watchConfig(opts.LogLevel)
 	s.watchInertDirectives()
+	s.watchOutputLimit()
 	// After a collection, so that start-up's garbage does not count: used memory later is
 	// measured against this (MEMORY STATS' net usage), and the heap of a server at rest is
 	// its live part.
