@@ -48,7 +48,6 @@ func TestRefusals(t *testing.T) {
 		{"tls-port", "6380", "0"},
 		{"tls-cert-file", "/x.crt", ""},
 		{"cluster-enabled", "yes", "no"},
-		{"maxmemory-clients", "10%", "0"},
 		{"replicaof", "10.0.0.1 6379", ""},
 	} {
 		c := New()

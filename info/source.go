@@ -83,6 +83,7 @@ type Stats struct {
 	KeyspaceHits     int64
 	KeyspaceMisses   int64
 	EvictedKeys      int64 // evicted_keys
+	EvictedClients   int64 // evicted_clients: closed by maxmemory-clients
 	// EvictionExceededTotal and EvictionExceededCurrent are total_ and
 	// current_eviction_exceeded_time: how long used memory has been over maxmemory in all,
 	// and in the current stretch.

@@ -1,7 +1,7 @@
 package info
 
 // writeStats is # Stats. Replication, forks, defragmentation, client tracking, MIGRATE,
-// pub/sub, client eviction and RESTORE do not exist here, so their counters are truly 0, and so are
+// pub/sub and RESTORE do not exist here, so their counters are truly 0, and so are
 // the I/O threads'. Left out until they are measured: expired_stale_perc (kvserver's TTL index
 // finds due keys exactly: there is no sampled estimate) and the eventloop_* figures of
 // Redis 7.2 (the readiness loops do not time their cycles yet). total_error_replies and
@@ -28,7 +28,7 @@ func writeStats(e *env, f fields) bool {
 	f.int("expired_time_cap_reached_count", s.ExpireCapReached)
 	f.int("expire_cycle_cpu_milliseconds", s.ExpireCycleTime.Milliseconds())
 	f.int("evicted_keys", s.EvictedKeys)
-	f.int("evicted_clients", 0)
+	f.int("evicted_clients", s.EvictedClients)
 	f.int("total_eviction_exceeded_time", s.EvictionExceededTotal.Milliseconds())
 	f.int("current_eviction_exceeded_time", s.EvictionExceededCurrent.Milliseconds())
 	f.int("keyspace_hits", s.KeyspaceHits)

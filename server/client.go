@@ -70,7 +70,7 @@ type client struct {
 	state           atomic.Uint32    // clientActive, clientParked or clientClosed
 	authenticated   atomic.Bool      // see auth.go; single writer
 	noTouch         atomic.Bool      // CLIENT NO-TOUCH: its lookups leave LRU/LFU alone
-	noEvict         atomic.Bool      // CLIENT NO-EVICT: exempt from client eviction
+	noEvict         atomic.Bool      // CLIENT NO-EVICT: exempt from client eviction (maxmemory-clients)
 }
 
 // activeState is what a client needs while it is served. Guarded by the client's mu; handlers

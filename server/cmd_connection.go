@@ -298,7 +298,7 @@ func clientKillCommand(c *client, args querybuf.Args) {
 func clientNoTouchCommand(c *client, args querybuf.Args) { setClientSwitch(c, args, &c.noTouch) }
 
 // clientNoEvictCommand: CLIENT NO-EVICT on|off — the client is exempt from client eviction
-// (maxmemory-clients). kvserver does not evict clients yet, so no client is ever evicted.
+// (maxmemory-clients, client_eviction.go).
 func clientNoEvictCommand(c *client, args querybuf.Args) { setClientSwitch(c, args, &c.noEvict) }
 
 // setClientSwitch sets a client flag from an on|off argument, as Redis's CLIENT NO-EVICT and

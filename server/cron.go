@@ -93,6 +93,7 @@ func (s *Server) runCron() {
 func (s *Server) cronTick(now time.Time) {
 	s.keyspaceCron()
 	s.evictionCron()
+	s.evictClientsCron()
 	if used := s.usedMemory(); used > s.stats.usedMemoryPeak.Load() {
 		s.stats.usedMemoryPeak.Store(used)
 	}
@@ -151,6 +152,7 @@ func (s *Server) resetStats() {
 	s.stats.rejectedConnections.Store(0)
 	s.stats.queryBufLimitDisconnections.Store(0)
 	s.stats.outputLimitDisconnections.Store(0)
+	s.stats.evictedClients.Store(0)
 	s.stats.usedMemoryPeak.Store(s.usedMemory())
 	s.stats.expiredBase.Store(s.ks.ExpiredKeys())
 	s.stats.hitsBase.Store(s.keyspaceHits())

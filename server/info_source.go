@@ -92,6 +92,7 @@ func (src *infoSource) Stats() info.Stats {
 		KeyspaceHits:                s.keyspaceHits() - st.hitsBase.Load(),
 		KeyspaceMisses:              s.keyspaceMisses() - st.missesBase.Load(),
 		EvictedKeys:                 s.evictor.Evicted(),
+		EvictedClients:              st.evictedClients.Load(),
 		EvictionExceededTotal:       exceededTotal,
 		EvictionExceededCurrent:     exceededNow,
 		AuthFailures:                st.authFailures.Load(),

@@ -123,6 +123,7 @@ type serverStats struct {
 	closedNetIn, closedNetOut   atomic.Int64
 	queryBufLimitDisconnections atomic.Int64
 	outputLimitDisconnections   atomic.Int64 // clients closed past an output limit (unauthenticated replies)
+	evictedClients              atomic.Int64 // clients closed by maxmemory-clients (client_eviction.go)
 	usedMemoryPeak              atomic.Int64
 	closedHits, closedMisses    atomic.Int64
 	bigArgAdoptions             atomic.Int64 // big values stored without a copy

@@ -23,7 +23,6 @@ func TestRefusedDirectivesAtStartup(t *testing.T) {
 		"appendonly yes",
 		"replicaof 127.0.0.1 6399",
 		"cluster-enabled yes",
-		"maxmemory-clients 10%",
 		"tls-port 6390",
 		"tls-cert-file /etc/ssl/kv.crt",
 		"tls-ca-cert-file /etc/ssl/ca.crt",
@@ -72,7 +71,7 @@ func TestRefusedDirectivesConfigSet(t *testing.T) {
 	srv := startServer(t)
 	c := srv.RawConn(t)
 	for _, pv := range [][2]string{{"appendonly", "yes"}, {"tls-port", "6390"},
-		{"tls-cert-file", "/x.crt"}, {"maxmemory-clients", "5%"}, {"tls-replication", "yes"}} {
+		{"tls-cert-file", "/x.crt"}, {"tls-replication", "yes"}} {
 		r := c.Do("CONFIG", "SET", "hz", "33", pv[0], pv[1])
 		want := "ERR CONFIG SET failed (possibly related to argument '" + pv[0] + "') - "
 		if r.Kind != '-' || !strings.HasPrefix(r.Str, want) || !strings.Contains(r.Str, "not") {
@@ -82,7 +81,7 @@ func TestRefusedDirectivesConfigSet(t *testing.T) {
 	if hz := configGet(t, c, "hz"); hz != "10" {
 		t.Errorf("hz = %s after refused CONFIG SETs, want 10 (all or nothing)", hz)
 	}
-	for _, pv := range [][2]string{{"appendonly", "no"}, {"maxmemory-clients", "0"}, {"tls-port", "0"}} {
+	for _, pv := range [][2]string{{"appendonly", "no"}, {"tls-port", "0"}} {
 		if r := c.Do("CONFIG", "SET", pv[0], pv[1]); r.Str != "OK" {
 			t.Errorf("CONFIG SET %s %s (the default): %s", pv[0], pv[1], formatReply(r, false))
 		}

@@ -11,8 +11,8 @@ func shutdownSaveExits() bool { return targetRedis }
 // errShutdownSaveFailed is Redis's reply to a SHUTDOWN whose save failed.
 const errShutdownSaveFailed = "ERR Errors trying to SHUTDOWN. Check logs."
 
-// Refused directives (user, aclfile, appendonly yes, TLS, replicaof, cluster-enabled,
-// maxmemory-clients …), which Redis acts on, are tested by the kvserver-only tests of
+// Refused directives (user, aclfile, appendonly yes, TLS, replicaof, cluster-enabled …),
+// which Redis acts on, are tested by the kvserver-only tests of
 // config_safety_test.go.
 
 // volatileTTLExact: kvserver's volatile-ttl evicts the keys with the nearest expire of the
