@@ -86,7 +86,9 @@ func (ctx *Ctx) Locked() []int { return ctx.locked }
 
 // SetNoTouch sets NoTouch for the command about to run: on is the connection's CLIENT NO-TOUCH,
 // which TOUCH ignores, as in Redis's lookupKey.
-func (ctx *Ctx) SetNoTouch(on bool) { ctx.NoTouch = on && ctx.Cmd != nil && ctx.Cmd.FullName != "touch" }
+func (ctx *Ctx) SetNoTouch(on bool) {
+	ctx.NoTouch = on && ctx.Cmd != nil && ctx.Cmd.FullName != "touch"
+}
 
 // LookupRead is Redis's lookupKeyRead: a lookup of key in the selected database that counts
 // a keyspace hit or miss. sh must be key's shard (Shard).
