@@ -182,6 +182,9 @@ func TestInteropDecodeRedisSave(t *testing.T) {
 		if !ok {
 			t.Fatalf("DUMP %q failed", e.Key)
 		}
+		if len(e.Value) > 20 && bytes.Count(e.Value, e.Value[:2]) > 10 && p[1] != 0xc3 {
+			t.Errorf("expected redis-server to LZF-compress %q", trunc(e.Value))
+		}
 		v, err := DecodeDump(p)
 		if err != nil || !bytes.Equal(v, e.Value) {
 			t.Errorf("DecodeDump(%q): %q %v", e.Key, trunc(v), err)
