@@ -185,6 +185,9 @@ func TestInteropDecodeRedisSave(t *testing.T) {
 		if len(e.Value) > 20 && bytes.Count(e.Value, e.Value[:2]) > 10 && p[1] != 0xc3 {
 			t.Errorf("expected redis-server to LZF-compress %q", trunc(e.Value))
 		}
+		if p[1] != 0xc3 && !bytes.Equal(encodeDumpVersion(e.Value, 10), p) {
+			t.Errorf("DUMP %q: ours % x, redis-server's % x", e.Key, trunc(encodeDumpVersion(e.Value, 10)), trunc(p))
+		}
 		v, err := DecodeDump(p)
 		if err != nil || !bytes.Equal(v, e.Value) {
 			t.Errorf("DecodeDump(%q): %q %v", e.Key, trunc(v), err)

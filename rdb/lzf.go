@@ -96,7 +96,7 @@ func LZFCompress(in []byte, maxOut int) []byte {
 // Every read and write is bounds-checked: malformed input yields
 // ErrLZFCorrupt, never a panic.
 func LZFDecompress(in []byte, outLen int) ([]byte, error) {
-	if outLen < 0 || (len(in) > 0 && outLen/lzfMaxExpand > len(in)) {
+	if outLen < 0 || outLen/lzfMaxExpand > len(in) {
 		return nil, ErrLZFCorrupt
 	}
 	out := make([]byte, 0, outLen)

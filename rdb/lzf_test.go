@@ -61,6 +61,9 @@ func TestLZFDecompressHostile(t *testing.T) {
 			t.Errorf("case %d: no error", i)
 		}
 	}
+	if _, err := LZFDecompress(nil, 1<<40); err == nil {
+		t.Error("huge outLen from empty input accepted")
+	}
 	if _, err := LZFDecompress([]byte{0, 'a'}, 1<<40); err == nil {
 		t.Error("huge outLen accepted")
 	}
