@@ -350,14 +350,16 @@ func Decode(r io.Reader, fn func(Entry) error) error {
 // Errors of DecodeDump, worded as Redis's RESTORE replies.
 var (
 	ErrDumpPayload = errors.New("ERR DUMP payload version or checksum are wrong")
-	ErrDumpData    = errors.New("Bad data format")
+	ErrDumpData    = errors.New("ERR Bad data format")
 )
 
 // DecodeDump returns the string value of a DUMP payload. The payload's RDB
 // version must be at most 11 and its CRC-64 must match (a zero CRC is not
 // special here, as in Redis) else ErrDumpPayload; a non-string type is an
 // *UnsupportedTypeError and a malformed value ErrDumpData. Bytes between the
-// value and the footer are ignored, as Redis does.
+// value and the footer are ignored, as Redis does; unlike Redis (which reads
+// the value from the whole buffer), a value may not run into the footer, so
+// a crafted payload Redis would accept that way is refused here.
 func DecodeDump(payload []byte) ([]byte, error) {
 	n := len(payload)
 	if n < 10 {

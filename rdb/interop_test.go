@@ -3,6 +3,7 @@ package rdb
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -209,6 +210,15 @@ func TestInteropDecodeRedisSave(t *testing.T) {
 		t.Errorf("redis RESTORE of corrupt payload: %v", r)
 	}
 	if _, err := DecodeDump(bad); err != ErrDumpPayload {
+		t.Errorf("DecodeDump of corrupt payload: %v", err)
+	}
+	// A payload with a valid footer but a malformed value: "Bad data format".
+	malformed := []byte{TypeString, 40, 'a', 10, 0}
+	malformed = binary.LittleEndian.AppendUint64(malformed, CRC64(malformed))
+	if r, ok := rc.do(t, []byte("RESTORE"), []byte("bad"), []byte("0"), malformed).(error); !ok || r.Error() != ErrDumpData.Error() {
+		t.Errorf("redis RESTORE of malformed payload: %v", r)
+	}
+	if _, err := DecodeDump(malformed); err != ErrDumpData {
 		t.Errorf("DecodeDump of corrupt payload: %v", err)
 	}
 }
