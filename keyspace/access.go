@@ -102,3 +102,27 @@ func lfuLogIncr(counter uint32, logFactor int64) uint32 {
 	}
 	return counter
 }
+
+// SetAccessLocked sets record h's clock field as RESTORE's IDLETIME and FREQ ask (Redis's
+// objectSetLRUOrLFU): under an LFU policy the counter freq (0-255) when freq ≥ 0, else the
+// LRU clock idleSecs seconds ago when idleSecs ≥ 0. It reports whether it set anything.
+func (s *Shard) SetAccessLocked(h alloc.Handle, idleSecs, freq int64) bool {
+	k := s.ks
+	if k.access.lfu.Load() {
+		if freq < 0 {
+			return false
+		}
+		object.SetLRU(s.arena, h, k.lfuMinutes()<<8|uint32(min(freq, lfuCounterMax)))
+		return true
+	}
+	if idleSecs < 0 {
+		return false
+	}
+	now := int64(k.LRUClock())
+	at := now - idleSecs
+	if at < 0 { // older than the clock can tell: half its range ago, as Redis
+		at = (now + lruClockMax/2) % lruClockMax
+	}
+	object.SetLRU(s.arena, h, uint32(at))
+	return true
+}

@@ -43,6 +43,9 @@ func Commands() []*command.Command {
 		{Name: "pexpiretime", Locking: command.LockKeys, Handler: pexpiretimeCommand},
 		{Name: "persist", Locking: command.LockKeys, Handler: persistCommand},
 
+		{Name: "dump", Locking: command.LockKeys, Handler: dumpCommand},
+		{Name: "restore", Locking: command.LockKeys, Handler: restoreCommand},
+
 		{Name: "keys", Locking: command.LockAll, Handler: keysCommand},
 		{Name: "scan", Locking: command.LockFunc, Shards: scanShards, Handler: scanCommand},
 	}
