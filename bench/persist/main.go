@@ -5,8 +5,8 @@
 //	persist load -addr 127.0.0.1:6379 -pid PID -since UNIX_NS
 //
 // bgsave sends BGSAVE and polls INFO persistence every -interval over one connection until
-// rdb_bgsave_in_progress is 0, then requires rdb_last_bgsave_status:ok; save_s runs from the
-// command to that reply. Polling costs the server about a hundred small commands a second, and it
+// rdb_bgsave_in_progress is 0, then requires rdb_last_bgsave_status:ok and rdb_saves one higher
+// (where the server has that field); save_s runs from the command to that reply. Polling costs the server about a hundred small commands a second, and it
 // works for any server; Redis itself notices its child's end only in its cron, up to 1/hz (100 ms)
 // late, and counts that in. With -pid it samples memory every -interval, from -before ahead of
 // the BGSAVE until the save ends: the server's RSS plus the Private_Dirty of each of its children
@@ -86,6 +86,10 @@ func bgsave(addr string, pid, notify int, interval, before, timeout time.Duratio
 		return fmt.Errorf("a save is in progress before BGSAVE (rdb_bgsave_in_progress %q, %v)", v, err)
 	}
 
+	// rdb_saves counts the saves since start-up: that it went up by one shows the BGSAVE timed
+	// was the one that ended (and not a poll that came before the save was marked begun).
+	saves0, savesErr := c.infoInt("persistence", "rdb_saves")
+
 	var s *sampler
 	if pid > 0 {
 		s = startSampler(pid, interval)
@@ -152,6 +156,15 @@ func bgsave(addr string, pid, notify int, interval, before, timeout time.Duratio
 	}
 	if status != "ok" {
 		return fmt.Errorf("rdb_last_bgsave_status:%s after BGSAVE", status)
+	}
+	if savesErr == nil {
+		saves1, err := c.infoInt("persistence", "rdb_saves")
+		if err != nil {
+			return err
+		}
+		if saves1 != saves0+1 {
+			return fmt.Errorf("rdb_saves went from %d to %d over one BGSAVE", saves0, saves1)
+		}
 	}
 	// Not every server has the field; -1 says so.
 	cow, err := c.infoInt("persistence", "rdb_last_cow_size")

@@ -23,7 +23,7 @@ func fakeServer(t *testing.T, loadingReplies int, saveFor time.Duration) string 
 	t.Cleanup(func() { ln.Close() })
 	var loading atomic.Int64
 	loading.Store(int64(loadingReplies))
-	var saveEnd atomic.Int64
+	var saveEnd, saves atomic.Int64
 	go func() {
 		for {
 			c, err := ln.Accept()
@@ -47,6 +47,7 @@ func fakeServer(t *testing.T, loadingReplies int, saveFor time.Duration) string 
 							reply = "+PONG\r\n"
 						}
 					case "BGSAVE":
+						saves.Add(1)
 						saveEnd.Store(time.Now().Add(saveFor).UnixNano())
 						reply = "+Background saving started\r\n"
 					case "INFO":
@@ -55,7 +56,7 @@ func fakeServer(t *testing.T, loadingReplies int, saveFor time.Duration) string 
 							inProgress = "1"
 						}
 						text := "# Persistence\r\nrdb_bgsave_in_progress:" + inProgress +
-							"\r\nrdb_last_bgsave_status:ok\r\nrdb_last_cow_size:4096\r\n# Stats\r\ntotal_commands_processed:10\r\n"
+							"\r\nrdb_last_bgsave_status:ok\r\nrdb_last_cow_size:4096\r\nrdb_saves:" + strconv.FormatInt(saves.Load(), 10) + "\r\n# Stats\r\ntotal_commands_processed:10\r\n"
 						reply = "$" + strconv.Itoa(len(text)) + "\r\n" + text + "\r\n"
 					default:
 						reply = "-ERR unknown command\r\n"
