@@ -471,7 +471,7 @@ check_rdbcompression() {
 # on the file and times the load from exec to the first PING not answered -LOADING, then checks
 # DBSIZE. Only one side's dataset is in memory at a time.
 save_round() {
-  local side=$1 r=$2 dir=$WORK/rdb-$1 out port t0 save load size n
+  local side=$1 r=$2 dir=$WORK/rdb-$1 out port t0 save load size n busy
   rm -rf "$dir" && mkdir -p "$dir"
   start_server "$side" --dir "$dir" --dbfilename dump.rdb
   port=${PORT[$side]}
@@ -484,7 +484,7 @@ save_round() {
   t0=$(date +%s%N)
   launch "$side" "$port" --dir "$dir" --dbfilename dump.rdb
   out=$(timeout 1800 "$HELPERS/persist" load -addr "127.0.0.1:$port" -pid "${PID[$side]}" -since "$t0")
-  load=$(field load_s "$out")
+  load=$(field load_s "$out") busy=$(field loading_replies "$out")
   n=$(timeout 30 redis-cli -p "$port" DBSIZE)
   stop_server "$side"
   rm -rf "$dir"
@@ -492,7 +492,7 @@ save_round() {
   record p_save_s "$side" "$r" "$save"
   record p_load_s "$side" "$r" "$load"
   record p_rdb_mb "$side" "$r" "$(mb "$size")"
-  say "  ${NAME[$side]}: BGSAVE $save s, load $load s, dump.rdb $(mb "$size") MB"
+  say "  ${NAME[$side]}: BGSAVE $save s, load $load s ($busy PINGs answered -LOADING meanwhile), dump.rdb $(mb "$size") MB"
 }
 
 # cow_round (6b, 6c) preloads COW_KEYS keys into a fresh server and starts redis-benchmark
