@@ -3,6 +3,7 @@ package persist
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -20,17 +21,30 @@ const autosyncBytes = 4 << 20
 // SaveFile writes a snapshot to path through the temporary file tmp in the same directory:
 // written, synced, then renamed over path and the directory synced, so that path always holds
 // a whole snapshot (Redis's rdbSave). incrementalSync starts the writeback every 4 MB as the
-// file is written. On error the temporary file is removed and path is untouched.
-func SaveFile(ks *keyspace.Keyspace, path, tmp string, incrementalSync bool, opt SnapshotOptions) (SnapshotResult, error) {
+// file is written. commit, when set, runs the rename (its argument) and may refuse it with an
+// error (a save superseded meanwhile). On error the temporary file is removed and path is
+// untouched.
+func SaveFile(ks *keyspace.Keyspace, path, tmp string, incrementalSync bool, opt SnapshotOptions, commit func(rename func() error) error) (SnapshotResult, error) {
+	var res SnapshotResult
+	err := writeFile(path, tmp, incrementalSync, func(w io.Writer) error {
+		var err error
+		res, err = WriteSnapshot(ks, w, opt)
+		return err
+	}, commit)
+	return res, err
+}
+
+// writeFile writes a file through tmp as SaveFile does, with write producing its bytes.
+func writeFile(path, tmp string, incrementalSync bool, write func(io.Writer) error, commit func(rename func() error) error) error {
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
-		return SnapshotResult{}, fmt.Errorf("Failed opening the temp RDB file %s (in server root dir %s) for saving: %w", filepath.Base(tmp), filepath.Dir(tmp), unwrapPathError(err))
+		return fmt.Errorf("Failed opening the temp RDB file %s (in server root dir %s) for saving: %w", filepath.Base(tmp), filepath.Dir(tmp), unwrapPathError(err))
 	}
 	w := &syncingWriter{f: f, every: 0}
 	if incrementalSync {
 		w.every = autosyncBytes
 	}
-	res, err := WriteSnapshot(ks, w, opt)
+	err = write(w)
 	if err == nil {
 		err = f.Sync()
 	}
@@ -40,19 +54,28 @@ func SaveFile(ks *keyspace.Keyspace, path, tmp string, incrementalSync bool, opt
 	if err != nil {
 		os.Remove(tmp)
 		if errors.Is(err, ErrCancelled) {
-			return res, err
+			return err
 		}
-		return res, fmt.Errorf("Write error saving DB on disk: %w", unwrapPathError(err))
+		return fmt.Errorf("Write error saving DB on disk: %w", unwrapPathError(err))
 	}
-	if err := os.Rename(tmp, path); err != nil {
+	rename := func() error { return os.Rename(tmp, path) }
+	if commit != nil {
+		err = commit(rename)
+	} else {
+		err = rename()
+	}
+	if err != nil {
 		os.Remove(tmp)
-		return res, fmt.Errorf("Error moving temp DB file %s on the final destination %s (in server root dir %s): %w", filepath.Base(tmp), filepath.Base(path), filepath.Dir(path), unwrapPathError(err))
+		if errors.Is(err, ErrCancelled) {
+			return err
+		}
+		return fmt.Errorf("Error moving temp DB file %s on the final destination %s (in server root dir %s): %w", filepath.Base(tmp), filepath.Base(path), filepath.Dir(path), unwrapPathError(err))
 	}
 	if d, err := os.Open(filepath.Dir(path)); err == nil {
 		d.Sync()
 		d.Close()
 	}
-	return res, nil
+	return nil
 }
 
 // syncingWriter writes to a file and, every `every` bytes (0: never), asks the kernel to start

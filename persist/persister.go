@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/kvserver/kvserver/keyspace"
+	"github.com/kvserver/kvserver/rdb"
 )
 
 // The latency monitor's events of saves (OnLatency).
@@ -214,7 +215,7 @@ func (p *Persister) saveSnap(background, locksHeld bool) error {
 		Compress: st.Compress, Checksum: st.Checksum, RedisVer: st.RedisVer, UsedMem: st.UsedMem,
 		Access: st.Access, KeyDelay: st.KeyDelay, Progress: &p.progress, LocksHeld: locksHeld,
 		Cancel: cancelOf(background, &p.cancel), Workers: walkers(locksHeld),
-	})
+	}, p.commitFor(background))
 	p.totalKeys.Store(0)
 	if p.OnLatency != nil {
 		p.OnLatency(EventSnapshotStart, res.StartPause)
@@ -435,4 +436,58 @@ func walkers(worldStopped bool) int {
 		return runtime.GOMAXPROCS(0)
 	}
 	return max(1, runtime.GOMAXPROCS(0)/2)
+}
+
+// commitFor is the rename step of a save: a background save cancelled meanwhile (by a
+// shutdown, or by FLUSHALL's empty save, which must not be overwritten by an older
+// snapshot) does not rename. The check and the rename are under p.mu, as is FLUSHALL's.
+func (p *Persister) commitFor(background bool) func(rename func() error) error {
+	return func(rename func() error) error {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if background && p.cancel.Load() {
+			return ErrCancelled
+		}
+		return rename()
+	}
+}
+
+// SaveFlushed is FLUSHALL's save while save points exist (Redis 7's flushAllDataAndResetRDB):
+// the dataset is empty — the caller holds every lock — so the file written holds no key. A
+// running background save is cancelled, and cannot rename its older snapshot over this one.
+// The count of changes is kept, as Redis keeps its dirty count for this save.
+func (p *Persister) SaveFlushed() error {
+	st := p.settings()
+	if len(st.SavePoints) == 0 {
+		return nil
+	}
+	p.mu.Lock()
+	if p.bgRunning {
+		p.log.Warn("There is a child saving an .rdb. Killing it!")
+		p.cancel.Store(true)
+	}
+	p.mu.Unlock()
+	tmp := filepath.Join(st.Dir, fmt.Sprintf("temp-flush-%d.rdb", os.Getpid()))
+	err := writeFile(st.Path(), tmp, false, func(w io.Writer) error {
+		e := rdb.NewEncoder(w)
+		e.Compress, e.Checksum = st.Compress, st.Checksum
+		e.WriteHeader()
+		e.WriteStandardAux(st.RedisVer, time.Now().Unix(), st.UsedMem)
+		return e.Finish()
+	}, func(rename func() error) error {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if err := rename(); err != nil {
+			return err
+		}
+		p.lastSave = time.Now()
+		p.saves++
+		return nil
+	})
+	if err != nil {
+		p.log.Warn(err.Error())
+		return err
+	}
+	p.log.Info("DB saved on disk")
+	return nil
 }

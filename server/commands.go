@@ -19,7 +19,7 @@ func (s *Server) commandFamilies() [][]*command.Command {
 	return [][]*command.Command{
 		connectionCommands(),
 		stringfamily.Commands(),
-		keyfamily.Commands(),
+		s.keyCommands(),
 		serverCommands(),
 		syncCommands(),
 		serverfamily.Commands(serverHost{s}),
@@ -42,4 +42,25 @@ func clientCommand(fn func(c *client, args querybuf.Args)) command.Handler {
 		fn(c, ctx.Args)
 		ctx.DB = c.db
 	}
+}
+
+// keyCommands is the keyspace family, with FLUSHALL followed by the save Redis 7 makes after
+// it while save points exist (persist.SaveFlushed, under FLUSHALL's locks): a restart must not
+// bring back what was flushed.
+func (s *Server) keyCommands() []*command.Command {
+	rows := keyfamily.Commands()
+	for _, r := range rows {
+		if r.Name != "flushall" {
+			continue
+		}
+		flush := r.Handler
+		r.Handler = func(ctx *command.Ctx) {
+			start := ctx.W.Len()
+			flush(ctx)
+			if b := ctx.W.Bytes(); len(b) > start && b[start] == '+' {
+				s.persist.SaveFlushed()
+			}
+		}
+	}
+	return rows
 }
