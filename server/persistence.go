@@ -109,7 +109,12 @@ func (s *Server) ShutdownSave() error {
 }
 
 // ShouldSaveOnShutdown says whether a shutdown saves: SAVE and NOSAVE decide, else the save
-// points do (Redis's default: save when there are any).
+// points do (Redis's default: save when there are any). Never while loading: the dataset is
+// partial, and saving it would overwrite the file it comes from (Redis turns SAVE into NOSAVE
+// then too).
 func (s *Server) ShouldSaveOnShutdown(save, nosave bool) bool {
+	if s.persist.Loading() {
+		return false
+	}
 	return !nosave && (save || len(s.cfg.Save()) > 0)
 }
