@@ -21,6 +21,9 @@ type Keyspace struct {
 	lru       atomic.Uint32 // the cached LRU clock plus one; 0 until TickLRUClock
 	access    accessPolicy  // what an access writes in a record's clock field (access.go)
 	usage     usage         // bytes charged to the shards' arenas, as last reported (usage.go)
+	// snapPending is the bytes of records a running snapshot wrote before they changed and
+	// holds in memory (snapshot.go).
+	snapPending atomic.Int64
 }
 
 // Options configures a Keyspace. The zero value gives the defaults.

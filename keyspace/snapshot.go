@@ -85,6 +85,7 @@ func (k *Keyspace) BeginSnapshotLocked(enc SnapshotEncoder) []SnapshotSizes {
 func (s *Shard) AbandonSnapshotLocked() {
 	if s.snap != nil {
 		s.snap.enc = nil
+		s.ks.snapPending.Add(-int64(len(s.snap.pending)))
 		s.snap.pending = nil
 	}
 }
@@ -104,9 +105,8 @@ func (s *Shard) SnapshotStepLocked(dst []byte, budget int) (out []byte, records 
 	}
 	dstDB := -1
 	if len(sn.pending) > 0 {
-		dst = append(dst, sn.pending...)
 		dstDB = sn.pendDB
-		sn.pending, sn.pendDB = sn.pending[:0], -1
+		dst = s.takePending(dst)
 	}
 	visit := func(h alloc.Handle) {
 		if object.SnapshotMark(s.arena, h) {
@@ -185,14 +185,40 @@ func (sn *shardSnapshot) early(s *Shard, d *database, h alloc.Handle) {
 		if start != d {
 			continue
 		}
+		before := len(sn.pending)
 		if sn.pendDB != db {
 			sn.pending = sn.enc.AppendSelect(sn.pending, db)
 			sn.pendDB = db
 		}
 		sn.pending = sn.enc.AppendRecord(sn.pending, s, h)
+		s.ks.snapPending.Add(int64(len(sn.pending) - before))
 		return
 	}
 }
+
+// takePending appends the pending bytes to dst and empties them.
+func (s *Shard) takePending(dst []byte) []byte {
+	sn := s.snap
+	dst = append(dst, sn.pending...)
+	s.ks.snapPending.Add(-int64(len(sn.pending)))
+	sn.pending, sn.pendDB = sn.pending[:0], -1
+	return dst
+}
+
+// TakeSnapshotPendingLocked appends to dst the records this shard wrote before they changed
+// and that no step has taken yet, and empties them: the snapshot's writer drains them from
+// every shard when they add up (SnapshotPending), rather than keep them until the walk
+// reaches their shard. Requires the lock.
+func (s *Shard) TakeSnapshotPendingLocked(dst []byte) []byte {
+	if s.snap == nil || len(s.snap.pending) == 0 {
+		return dst
+	}
+	return s.takePending(dst)
+}
+
+// SnapshotPending is the size of the records written before they changed that the running
+// snapshot holds in memory, not yet taken by its writer.
+func (k *Keyspace) SnapshotPending() int64 { return k.snapPending.Load() }
 
 // beforeFlush writes every unwritten record of d before FLUSHDB or FLUSHALL frees them.
 func (s *Shard) beforeFlush(d *database) {

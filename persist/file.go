@@ -9,7 +9,6 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/kvserver/kvserver/keyspace"
 	"github.com/kvserver/kvserver/logging"
 )
 
@@ -18,19 +17,25 @@ import (
 // fsync does not have a whole dataset of dirty pages to wait for.
 const autosyncBytes = 4 << 20
 
-// SaveFile writes a snapshot to path through the temporary file tmp in the same directory:
+// SaveFile writes a started snapshot to path through the temporary file tmp in the same directory:
 // written, synced, then renamed over path and the directory synced, so that path always holds
 // a whole snapshot (Redis's rdbSave). incrementalSync starts the writeback every 4 MB as the
 // file is written. commit, when set, runs the rename (its argument) and may refuse it with an
 // error (a save superseded meanwhile). On error the temporary file is removed and path is
 // untouched.
-func SaveFile(ks *keyspace.Keyspace, path, tmp string, incrementalSync bool, opt SnapshotOptions, commit func(rename func() error) error) (SnapshotResult, error) {
+func SaveFile(sn *Snapshot, path, tmp string, incrementalSync bool, commit func(rename func() error) error) (SnapshotResult, error) {
 	var res SnapshotResult
+	walked := false
 	err := writeFile(path, tmp, incrementalSync, func(w io.Writer) error {
 		var err error
-		res, err = WriteSnapshot(ks, w, opt)
+		walked = true
+		res, err = sn.Encode(w)
 		return err
 	}, commit)
+	if !walked {
+		// The file could not even be opened: the walk must still end.
+		sn.Abandon()
+	}
 	return res, err
 }
 
@@ -66,7 +71,7 @@ func writeFile(path, tmp string, incrementalSync bool, write func(io.Writer) err
 	}
 	if err != nil {
 		os.Remove(tmp)
-		if errors.Is(err, ErrCancelled) {
+		if errors.Is(err, ErrCancelled) || errors.Is(err, errSuperseded) {
 			return err
 		}
 		return fmt.Errorf("Error moving temp DB file %s on the final destination %s (in server root dir %s): %w", filepath.Base(tmp), filepath.Base(path), filepath.Dir(path), unwrapPathError(err))

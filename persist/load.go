@@ -108,7 +108,7 @@ func Load(ks *keyspace.Keyspace, r io.Reader, opt LoadOptions) (LoadResult, erro
 			break
 		}
 		if ent.DB >= ks.Databases() {
-			err = fmt.Errorf("FATAL: Data file was created with a Redis server configured to handle more than %d databases. Exiting", ks.Databases())
+			err = fmt.Errorf("FATAL: Data file was created with a Redis server configured to handle more than %d databases", ks.Databases())
 			break
 		}
 		if ent.ExpireMs >= 0 && opt.Now != nil && ent.ExpireMs < opt.Now() {

@@ -54,28 +54,63 @@ type SnapshotResult struct {
 // command's latency, long enough that taking the lock costs nothing in comparison.
 const walkBudget = 512
 
-// WriteSnapshot writes the keyspace as it is at this instant to w as an RDB file, while
-// commands go on (keyspace/snapshot.go). It returns when the file is whole, or with the
-// first write error; either way every shard's walk has ended, so the next snapshot can start.
-// Only one snapshot runs at a time: the caller (Persister) sees to it.
-func WriteSnapshot(ks *keyspace.Keyspace, w io.Writer, opt SnapshotOptions) (SnapshotResult, error) {
+// Snapshot is a snapshot that has started: its instant is fixed, its records not written yet.
+// Encode must be called once, to write it and end every shard's walk.
+type Snapshot struct {
+	ks    *keyspace.Keyspace
+	opt   SnapshotOptions
+	sizes []keyspace.SnapshotSizes
+	ctime time.Time
+	pause time.Duration
+}
+
+// StartSnapshot fixes the instant of a snapshot of ks (keyspace/snapshot.go): every shard is
+// locked for a moment, unless the caller holds them (opt.LocksHeld). A command answered after
+// it returns is not part of the snapshot — BGSAVE starts it before its reply, as Redis forks
+// before its own. Only one snapshot runs at a time: the caller (Persister) sees to it.
+func StartSnapshot(ks *keyspace.Keyspace, opt SnapshotOptions) *Snapshot {
 	enc := &recordEncoder{ks: ks, compress: opt.Compress, access: opt.Access}
-	now := time.Now
+	sn := &Snapshot{ks: ks, opt: opt, ctime: time.Now()}
 	if opt.Now != nil {
-		now = opt.Now
+		sn.ctime = opt.Now()
 	}
-	var pause time.Duration
-	var sizes []keyspace.SnapshotSizes
 	if opt.LocksHeld {
-		sizes = ks.BeginSnapshotLocked(enc)
+		sn.sizes = ks.BeginSnapshotLocked(enc)
 	} else {
 		start := time.Now()
 		ks.LockAll()
-		sizes = ks.BeginSnapshotLocked(enc)
+		sn.sizes = ks.BeginSnapshotLocked(enc)
 		ks.UnlockAll()
-		pause = time.Since(start)
+		sn.pause = time.Since(start)
 	}
+	return sn
+}
 
+// WriteSnapshot starts a snapshot and writes it to w (StartSnapshot, then Encode).
+func WriteSnapshot(ks *keyspace.Keyspace, w io.Writer, opt SnapshotOptions) (SnapshotResult, error) {
+	return StartSnapshot(ks, opt).Encode(w)
+}
+
+// Abandon ends a started snapshot without writing it: every shard's walk runs to its end,
+// encoding nothing, so that the next snapshot can start.
+func (sn *Snapshot) Abandon() {
+	var cancel atomic.Bool
+	cancel.Store(true)
+	sn.opt.Cancel = &cancel
+	sn.Encode(io.Discard)
+}
+
+// drainPendingAt is how many bytes of records written before they changed may wait in the
+// shards the walk has not reached before the writer takes them from every shard: it bounds a
+// save's extra memory under a write load, whatever the order of the walk.
+const drainPendingAt = 4 << 20
+
+// Encode writes the snapshot to w as an RDB file, while commands go on. It returns when the
+// file is whole, or with the first write error (or ErrCancelled); either way every shard's
+// walk has ended, so the next snapshot can start.
+func (sn *Snapshot) Encode(w io.Writer) (SnapshotResult, error) {
+	ks, opt, sizes, pause := sn.ks, sn.opt, sn.sizes, sn.pause
+	now := func() time.Time { return sn.ctime }
 	cw := &countingWriter{w: w}
 	out := rdb.NewEncoder(cw)
 	out.Compress, out.Checksum = opt.Compress, opt.Checksum
@@ -98,12 +133,13 @@ func WriteSnapshot(ks *keyspace.Keyspace, w io.Writer, opt SnapshotOptions) (Sna
 	}
 	workers = min(workers, ks.NumShards())
 	var (
-		abandon atomic.Bool // the file failed: walks go on, writing nothing
-		next    atomic.Int64
-		keys    atomic.Int64
-		wg      sync.WaitGroup
-		chunks  = make(chan []byte, 2*workers)
-		free    = make(chan []byte, 4*workers)
+		abandon  atomic.Bool // the file failed: walks go on, writing nothing
+		draining atomic.Bool // a walker is taking the pending records of every shard
+		next     atomic.Int64
+		keys     atomic.Int64
+		wg       sync.WaitGroup
+		chunks   = make(chan []byte, 2*workers)
+		free     = make(chan []byte, 4*workers)
 	)
 	if err != nil {
 		abandon.Store(true)
@@ -149,6 +185,18 @@ func WriteSnapshot(ks *keyspace.Keyspace, w io.Writer, opt SnapshotOptions) (Sna
 					}
 					if len(buf) > 0 {
 						chunks <- buf
+					}
+					if !opt.LocksHeld && ks.SnapshotPending() > drainPendingAt && draining.CompareAndSwap(false, true) {
+						for j := 0; j < ks.NumShards(); j++ {
+							sh := ks.Shard(j)
+							sh.Lock()
+							b := sh.TakeSnapshotPendingLocked(nil)
+							sh.Unlock()
+							if len(b) > 0 {
+								chunks <- b
+							}
+						}
+						draining.Store(false)
 					}
 					if opt.KeyDelay > 0 && !abandon.Load() {
 						owed += time.Duration(n) * time.Duration(opt.KeyDelay) * time.Microsecond

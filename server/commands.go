@@ -44,9 +44,10 @@ func clientCommand(fn func(c *client, args querybuf.Args)) command.Handler {
 	}
 }
 
-// keyCommands is the keyspace family, with FLUSHALL followed by the save Redis 7 makes after
-// it while save points exist (persist.SaveFlushed, under FLUSHALL's locks): a restart must not
-// bring back what was flushed.
+// keyCommands is the keyspace family, with FLUSHALL followed by what Redis 7 does after it
+// (persist.FlushedAll, under FLUSHALL's locks): a running BGSAVE is cancelled, and while save
+// points exist the emptied dataset is saved, so that a restart does not bring back what was
+// flushed.
 func (s *Server) keyCommands() []*command.Command {
 	rows := keyfamily.Commands()
 	for _, r := range rows {
@@ -58,7 +59,7 @@ func (s *Server) keyCommands() []*command.Command {
 			start := ctx.W.Len()
 			flush(ctx)
 			if b := ctx.W.Bytes(); len(b) > start && b[start] == '+' {
-				s.persist.SaveFlushed()
+				s.persist.FlushedAll()
 			}
 		}
 	}

@@ -3,6 +3,8 @@ package server
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strconv"
 	"time"
 
@@ -72,6 +74,14 @@ func (s *Server) updateGate() {
 	s.pipeline.SetGated(s.persist.Loading() || s.persist.WritesRefused())
 }
 
+// expectLoad marks the server as loading when dbfilename exists, before it listens: no command
+// is answered from an empty or partial keyspace before LoadDataset has loaded it whole.
+func (s *Server) expectLoad() {
+	if _, err := os.Stat(s.persistSettings().Path()); err == nil {
+		s.persist.MarkLoading()
+	}
+}
+
 // LoadDataset loads dbfilename from dir, if it exists, while the server answers -LOADING; the
 // server must be started. An error means the file could not be loaded whole: the caller exits
 // (Redis exits 1) rather than serve part of it.
@@ -79,11 +89,11 @@ func (s *Server) LoadDataset() error {
 	st := s.persistSettings()
 	start := time.Now()
 	res, err := s.persist.LoadFile(st.Path(), false, false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil // no file: an empty dataset, as Redis starts
+	}
 	if err != nil {
 		return fmt.Errorf("Fatal error loading the DB (%s): %w. Exiting.", st.Path(), err)
-	}
-	if res.Version == 0 {
-		return nil // no file: an empty dataset
 	}
 	s.log.Info(fmt.Sprintf("Loading RDB produced by version %s", res.Aux["redis-ver"]))
 	s.log.Info(fmt.Sprintf("Done loading RDB, keys loaded: %d, keys expired: %d.", res.Keys, res.Expired))

@@ -251,6 +251,7 @@ func (s *Server) refreshParserLimits() querybuf.Limits {
 
 // Start listens on every configured address (listen.go has the rules) and starts serving.
 func (s *Server) Start() error {
+	s.expectLoad()
 	if err := s.openListeners(); err != nil {
 		return err
 	}
@@ -336,6 +337,7 @@ func (s *Server) Close() {
 	s.loopsRunning.Wait()
 	s.closeReadinessLoops()
 	s.evictor.Close() // the background eviction uses the keyspace
+	s.persist.Close() // so does a background save
 	s.ks.Close()
 	s.clientArena.Close()
 }

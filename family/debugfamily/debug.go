@@ -115,7 +115,7 @@ func (f *family) debugReload(ctx *command.Ctx) {
 		ctx.KS.FlushAllLocked()
 	}
 	if err := f.srv.LoadLocked(merge); err != nil {
-		ctx.W.Error("ERR Error trying to load the RDB dump, check server logs.")
+		ctx.W.Error("ERR Error trying to load the RDB dump")
 		return
 	}
 	ctx.W.OK()

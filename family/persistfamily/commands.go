@@ -39,17 +39,14 @@ func (f family) saveCommand(ctx *command.Ctx) {
 	}
 }
 
-// bgsaveCommand: BGSAVE [SCHEDULE].
+// bgsaveCommand: BGSAVE [SCHEDULE]. With no append-only file SCHEDULE changes nothing (Redis
+// schedules a BGSAVE only behind an AOF rewrite): while a save runs both answer the error.
 func (f family) bgsaveCommand(ctx *command.Ctx) {
-	schedule := false
-	if ctx.Args.Len() > 1 {
-		if ctx.Args.Len() > 2 || !conv.EqFold(ctx.Args.Arg(1), "schedule") {
-			ctx.W.Error(replyerr.Syntax.Error())
-			return
-		}
-		schedule = true
+	if ctx.Args.Len() > 1 && (ctx.Args.Len() > 2 || !conv.EqFold(ctx.Args.Arg(1), "schedule")) {
+		ctx.W.Error(replyerr.Syntax.Error())
+		return
 	}
-	status, err := f.p.BGSave(schedule)
+	status, err := f.p.BGSave()
 	if err != nil {
 		ctx.W.Error(err.Error())
 		return
