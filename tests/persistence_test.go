@@ -899,8 +899,18 @@ func TestPersistRefusedFiles(t *testing.T) {
 			b[i+7] ^= 0x01 // value-1000 becomes value-1010: still a valid string, wrong checksum
 			return b
 		}, []string{"checksum"}},
+		{"empty", func(b []byte) []byte { return b[:0] },
+			[]string{"short read", "truncat", "unexpected end", "unexpected eof", "empty"}},
+		{"unknown-type-no-checksum", func(b []byte) []byte {
+			// With the footer zeroed (rdbchecksum no) only the structure can tell: a value type
+			// byte of 127, which is no type and no opcode.
+			i := bytes.Index(b, []byte("\x00\x08key:1000"))
+			b[i] = 0x7f
+			clear(b[len(b)-8:])
+			return b
+		}, []string{"type", "corrupt", "unknown"}},
 		{"signature", func(b []byte) []byte { b[4] = 'X'; return b }, []string{"signature", "magic", "not an rdb"}},
-		{"version", func(b []byte) []byte { copy(b[5:9], "0099"); return b }, []string{"version"}},
+		{"version", func(b []byte) []byte { copy(b[5:9], "0099"); return b }, []string{"format version", "version 99", "version 0099"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
