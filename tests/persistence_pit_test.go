@@ -18,8 +18,9 @@ import (
 func TestPersistPointInTime(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	// About 1,450 keys at 1.7 ms each: a save of some 2.5 s, of which the writes take a fraction.
-	srv := restart(t, dir, "--rdb-key-save-delay", "1700", "--hz", "100")
+	// About 1,450 keys at 1.7 ms each (per core): a save of some 2.5 s, of which the writes take
+	// a fraction.
+	srv := restart(t, dir, "--rdb-key-save-delay", keyDelay(1700), "--hz", "100")
 	c := srv.RawConn(t)
 
 	hour := time.Now().Add(time.Hour).UnixMilli()

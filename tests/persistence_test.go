@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -261,6 +262,16 @@ func craftFile(t testing.TB, path string, d pdata, compress bool) {
 	}
 }
 
+// keyDelay is a value of rdb-key-save-delay or key-load-delay (microseconds per key) that makes
+// a save or load of n keys last about the same time on kvserver, whose saves and loads use one
+// goroutine per core, as on redis-server, which uses one.
+func keyDelay(us int) string {
+	if targetRedis {
+		return strconv.Itoa(us)
+	}
+	return strconv.Itoa(us * runtime.NumCPU())
+}
+
 // waitSaved waits until no background save runs (rdb_bgsave_in_progress:0).
 func waitSaved(t *testing.T, srv *server) {
 	t.Helper()
@@ -484,7 +495,7 @@ func TestPersistKill9AfterSave(t *testing.T) {
 func TestPersistBgsave(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	srv := restart(t, dir, "--rdb-key-save-delay", "1000")
+	srv := restart(t, dir, "--rdb-key-save-delay", keyDelay(1000))
 	c := srv.RawConn(t)
 	expectStatus(t, "DEBUG POPULATE", c.Do("DEBUG", "POPULATE", "1000"), "+OK")
 	saves0 := infoInt(t, srv, "persistence", "rdb_saves")
@@ -725,7 +736,7 @@ func TestPersistLoading(t *testing.T) {
 	// loading-process-events-interval-bytes: redis-server answers clients during loading only
 	// every that many bytes read (2 MB by default, more than this file).
 	srv := &server{Port: port, Addr: "127.0.0.1:" + strconv.Itoa(port), t: t, out: &syncBuffer{}, done: make(chan struct{})}
-	args := append(baseArgs(t, port), "--dir", dir, "--key-load-delay", "50", "--loading-process-events-interval-bytes", "1024")
+	args := append(baseArgs(t, port), "--dir", dir, "--key-load-delay", keyDelay(50), "--loading-process-events-interval-bytes", "1024")
 	srv.cmd = exec.Command(serverBin, args...)
 	srv.cmd.Stdout, srv.cmd.Stderr = srv.out, srv.out
 	if err := srv.cmd.Start(); err != nil {
@@ -939,7 +950,7 @@ func TestPersistKill9DuringBgsave(t *testing.T) {
 	t.Parallel()
 	requireKvserver(t, "redis-server's forked child finishes the save after its parent is killed")
 	dir := t.TempDir()
-	srv := restart(t, dir, "--rdb-key-save-delay", "1000")
+	srv := restart(t, dir, "--rdb-key-save-delay", keyDelay(1000))
 	c := srv.RawConn(t)
 	want := pdata{}
 	for i := 0; i < 1000; i++ {
