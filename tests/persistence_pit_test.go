@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -141,4 +143,95 @@ func TestPersistPointInTime(t *testing.T) {
 	if got := loaded.Info(t, "persistence")["rdb_last_load_keys_expired"]; got != strconv.Itoa(50) {
 		t.Errorf("rdb_last_load_keys_expired:%s, want 50", got)
 	}
+}
+
+// TestPersistPointInTimeEvictions: keys evicted by maxmemory (allkeys-random) while a BGSAVE
+// runs are in its file all the same, as they were when it began, and the keys written after it
+// began are not.
+func TestPersistPointInTimeEvictions(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	srv := restart(t, dir, "--rdb-key-save-delay", keyDelay(1000), "--maxmemory-policy", "allkeys-random")
+	c := srv.RawConn(t)
+	before := pdata{}
+	val := strings.Repeat("e", 1000)
+	for i := 0; i < 2000; i++ {
+		before.set(i%3, fmt.Sprintf("e:%04d", i), fmt.Sprintf("%04d%s", i, val), -1)
+	}
+	writeData(t, c, before)
+	used := infoInt(t, srv, "memory", "used_memory")
+	expectStatus(t, "CONFIG SET maxmemory", c.Do("CONFIG", "SET", "maxmemory", strconv.FormatInt(used+256<<10, 10)), "+OK")
+	expectStatus(t, "BGSAVE", c.Do("BGSAVE"), "+Background saving started")
+	// 1,000 new keys of 1 KB, some 750 KB over the limit: hundreds of evictions.
+	var buf []byte
+	for i := 0; i < 1000; i++ {
+		buf = appendCommand(buf, "SET", fmt.Sprintf("n:%04d", i), val)
+	}
+	c.Send(buf)
+	for i := 0; i < 1000; i++ {
+		if r := c.ReadReply(); r.Kind == '-' && !strings.HasPrefix(r.Str, "OOM") {
+			t.Fatalf("SET %d during the save: %s", i, formatReply(r, false))
+		}
+	}
+	evicted := infoInt(t, srv, "stats", "evicted_keys")
+	if evicted == 0 {
+		t.Fatalf("no key evicted (used_memory %d, maxmemory %d)", infoInt(t, srv, "memory", "used_memory"), used+256<<10)
+	}
+	if n := infoInt(t, srv, "persistence", "rdb_bgsave_in_progress"); n != 1 {
+		t.Fatalf("the save ended before the evictions did (rdb_bgsave_in_progress:%d)", n)
+	}
+	waitSaved(t, srv)
+	if s := srv.Info(t, "persistence")["rdb_last_bgsave_status"]; s != "ok" {
+		t.Fatalf("rdb_last_bgsave_status:%s", s)
+	}
+	t.Logf("%d keys evicted during the save", evicted)
+	file, _ := decodeFile(t, filepath.Join(dir, "dump.rdb"))
+	diffData(t, "the file of a BGSAVE with evictions during it", file, before)
+}
+
+// TestPersistFlushallAbortsBgsave: FLUSHALL during a BGSAVE ends the save without a file, as
+// Redis kills its saving child (a dump of the keys just flushed would bring them back on the
+// next start); the abandoned save is not a failed one (rdb_last_bgsave_status stays ok).
+func TestPersistFlushallAbortsBgsave(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	srv := restart(t, dir, "--rdb-key-save-delay", keyDelay(2000))
+	c := srv.RawConn(t)
+	expectStatus(t, "DEBUG POPULATE", c.Do("DEBUG", "POPULATE", "1000"), "+OK")
+	expectStatus(t, "BGSAVE", c.Do("BGSAVE"), "+Background saving started")
+	expectStatus(t, "FLUSHALL", c.Do("FLUSHALL"), "+OK")
+	waitSaved(t, srv)
+	if _, err := os.Stat(filepath.Join(dir, "dump.rdb")); !os.IsNotExist(err) {
+		t.Errorf("the BGSAVE interrupted by FLUSHALL wrote dump.rdb (stat: %v)", err)
+	}
+	info := srv.Info(t, "persistence")
+	if info["rdb_last_bgsave_status"] != "ok" {
+		t.Errorf("rdb_last_bgsave_status:%s after an aborted save, want ok", info["rdb_last_bgsave_status"])
+	}
+	// The next BGSAVE starts at once and writes the empty keyspace.
+	expectStatus(t, "BGSAVE", c.Do("BGSAVE"), "+Background saving started")
+	waitSaved(t, srv)
+	file, _ := decodeFile(t, filepath.Join(dir, "dump.rdb"))
+	diffData(t, "the file after FLUSHALL", file, pdata{})
+}
+
+// TestPersistFlushallSaves: with save points, FLUSHALL writes the empty dump at once (Redis's
+// rdbSave after a flush), so that a crash that follows does not bring the flushed keys back.
+func TestPersistFlushallSaves(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	srv := restart(t, dir, "--save", "3600 1")
+	c := srv.RawConn(t)
+	expectStatus(t, "SET", c.Do("SET", "a", "1"), "+OK")
+	expectStatus(t, "SAVE", c.Do("SAVE"), "+OK")
+	expectStatus(t, "FLUSHALL", c.Do("FLUSHALL"), "+OK")
+	if n := infoInt(t, srv, "persistence", "rdb_changes_since_last_save"); n != 0 {
+		t.Errorf("rdb_changes_since_last_save = %d after FLUSHALL with save points, want 0", n)
+	}
+	file, _ := decodeFile(t, filepath.Join(dir, "dump.rdb"))
+	diffData(t, "dump.rdb after FLUSHALL", file, pdata{})
+	markStopping(srv)
+	srv.cmd.Process.Signal(syscall.SIGKILL)
+	<-srv.done
+	diffData(t, "after FLUSHALL, SIGKILL and a restart", readData(t, restart(t, dir)), pdata{})
 }
