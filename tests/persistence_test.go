@@ -610,7 +610,11 @@ func TestPersistShutdown(t *testing.T) {
 	t.Run("default", func(t *testing.T) {
 		t.Parallel()
 		srv, dir := start(t, "3600 1")
-		expectStatus(t, "SHUTDOWN ABORT", srv.RawConn(t).Do("SHUTDOWN", "ABORT"), "-ERR No shutdown in progress.")
+		c := srv.RawConn(t)
+		expectStatus(t, "SHUTDOWN ABORT", c.Do("SHUTDOWN", "ABORT"), "-ERR No shutdown in progress.")
+		for _, args := range [][]string{{"SAVE", "NOSAVE"}, {"ABORT", "NOW"}, {"FOO"}, {"NOW", "FORCE", "EXTRA"}} {
+			expectStatus(t, "SHUTDOWN "+strings.Join(args, " "), c.Do(append([]string{"SHUTDOWN"}, args...)...), "-ERR syntax error")
+		}
 		shutdown(t, srv)
 		checkDump(t, dir, data)
 		diffData(t, "after the restart", readData(t, restart(t, dir)), data)
@@ -622,6 +626,34 @@ func TestPersistShutdown(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, "dump.rdb")); !os.IsNotExist(err) {
 			t.Errorf("SHUTDOWN NOSAVE wrote dump.rdb (stat: %v)", err)
 		}
+	})
+	t.Run("now", func(t *testing.T) {
+		t.Parallel()
+		srv, dir := start(t, "3600 1")
+		shutdown(t, srv, "NOW")
+		checkDump(t, dir, data)
+	})
+	t.Run("SIGTERM-during-bgsave", func(t *testing.T) {
+		// The running save is abandoned and the final one writes the keyspace of the
+		// shutdown, with the write made after BGSAVE began.
+		t.Parallel()
+		dir := t.TempDir()
+		srv := restart(t, dir, "--save", "3600 1", "--rdb-key-save-delay", keyDelay(1000))
+		c := srv.RawConn(t)
+		want := pdata{}
+		for i := 0; i < 300; i++ {
+			want.set(0, fmt.Sprintf("k:%03d", i), "v", -1)
+		}
+		writeData(t, c, want)
+		expectStatus(t, "BGSAVE", c.Do("BGSAVE"), "+Background saving started")
+		expectStatus(t, "SET", c.Do("SET", "after", "bgsave"), "+OK")
+		want.set(0, "after", "bgsave", -1)
+		markStopping(srv)
+		srv.cmd.Process.Signal(syscall.SIGTERM)
+		if code := waitExitCode(t, srv); code != 0 {
+			t.Errorf("exit status %d after SIGTERM, want 0", code)
+		}
+		checkDump(t, dir, want)
 	})
 	t.Run("save-without-save-points", func(t *testing.T) {
 		t.Parallel()
@@ -1015,4 +1047,25 @@ func TestPersistRdbOptions(t *testing.T) {
 		shutdown(t, srv, "NOSAVE")
 		diffData(t, fmt.Sprintf("%q: after a restart", tc.args), readData(t, restart(t, dir)), data)
 	}
+}
+
+// TestPersistDbfilenameAtStart: --dbfilename names the file loaded at start-up and written by
+// SAVE; dump.rdb beside it is ignored.
+func TestPersistDbfilenameAtStart(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	mine := pdata{}
+	mine.set(0, "from", "my.rdb", -1)
+	craftFile(t, filepath.Join(dir, "my.rdb"), mine, true)
+	craftFile(t, filepath.Join(dir, "dump.rdb"), pdata{pkey{0, "from"}: {"dump.rdb", -1}}, true)
+	srv := restart(t, dir, "--dbfilename", "my.rdb")
+	diffData(t, "loaded from --dbfilename my.rdb", readData(t, srv), mine)
+	c := srv.RawConn(t)
+	expectStatus(t, "SET", c.Do("SET", "more", "x"), "+OK")
+	expectStatus(t, "SAVE", c.Do("SAVE"), "+OK")
+	mine.set(0, "more", "x", -1)
+	file, _ := decodeFile(t, filepath.Join(dir, "my.rdb"))
+	diffData(t, "my.rdb after SAVE", file, mine)
+	old, _ := decodeFile(t, filepath.Join(dir, "dump.rdb"))
+	diffData(t, "dump.rdb, untouched", old, pdata{pkey{0, "from"}: {"dump.rdb", -1}})
 }
