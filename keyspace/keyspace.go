@@ -232,3 +232,13 @@ func (k *Keyspace) RehashStep(budget int) bool {
 	}
 	return more
 }
+
+// Dirty is the number of changes to keys since the keyspace was made (Redis's server.dirty,
+// which never goes down here: a save remembers the count it started at).
+func (k *Keyspace) Dirty() int64 {
+	var n int64
+	for _, s := range k.shards {
+		n += s.dirty.Load()
+	}
+	return n
+}

@@ -143,7 +143,28 @@ func (e *Encoder) ResizeDB(keys, expires uint64) error {
 // LRU idle time (Idle >= 0) or LFU counter (Freq >= 0). Entry.DB is ignored:
 // use SelectDB.
 func (e *Encoder) WriteString(ent Entry) error {
-	b := e.buf[:0]
+	e.buf = AppendString(e.buf[:0], ent, e.Compress)
+	e.flushBuf()
+	return e.err
+}
+
+// WriteRaw writes bytes already in RDB form (AppendSelectDB, AppendString),
+// adding them to the checksum: a snapshot encodes its records in parallel and
+// writes them here in one stream.
+func (e *Encoder) WriteRaw(p []byte) error {
+	e.write(p)
+	return e.err
+}
+
+// AppendSelectDB appends the SELECTDB opcode for database db.
+func AppendSelectDB(dst []byte, db int) []byte {
+	return appendLen(append(dst, opSelectDB), uint64(db))
+}
+
+// AppendString appends one string key as WriteString writes it: its expire
+// (ExpireMs >= 0), LRU idle time (Idle >= 0) or LFU counter (Freq >= 0), the
+// type, the key and the value (LZF-compressed where compress allows).
+func AppendString(b []byte, ent Entry, compress bool) []byte {
 	if ent.ExpireMs >= 0 {
 		b = append(b, opExpireTimeMs)
 		b = binary.LittleEndian.AppendUint64(b, uint64(ent.ExpireMs))
@@ -155,11 +176,8 @@ func (e *Encoder) WriteString(ent Entry) error {
 		b = append(b, opFreq, byte(ent.Freq))
 	}
 	b = append(b, TypeString)
-	b = appendString(b, ent.Key, e.Compress)
-	b = appendString(b, ent.Value, e.Compress)
-	e.buf = b
-	e.flushBuf()
-	return e.err
+	b = appendString(b, ent.Key, compress)
+	return appendString(b, ent.Value, compress)
 }
 
 // Finish writes the EOF opcode and the checksum footer, and flushes.

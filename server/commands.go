@@ -4,6 +4,7 @@ import (
 	"github.com/kvserver/kvserver/command"
 	"github.com/kvserver/kvserver/family/debugfamily"
 	"github.com/kvserver/kvserver/family/keyfamily"
+	"github.com/kvserver/kvserver/family/persistfamily"
 	"github.com/kvserver/kvserver/family/serverfamily"
 	"github.com/kvserver/kvserver/family/stringfamily"
 	"github.com/kvserver/kvserver/info"
@@ -21,6 +22,7 @@ func (s *Server) commandFamilies() [][]*command.Command {
 		keyfamily.Commands(),
 		serverCommands(),
 		serverfamily.Commands(serverHost{s}),
+		persistfamily.Commands(s.persist),
 		info.Commands((*infoSource)(s)),
 		authCommands(),
 		debugfamily.Commands(debugHooks{s}),

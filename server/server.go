@@ -22,6 +22,7 @@ import (
 	"github.com/kvserver/kvserver/info"
 	"github.com/kvserver/kvserver/keyspace"
 	"github.com/kvserver/kvserver/logging"
+	"github.com/kvserver/kvserver/persist"
 	"github.com/kvserver/kvserver/querybuf"
 )
 
@@ -58,7 +59,8 @@ type Server struct {
 	ks       *keyspace.Keyspace
 	cmds     *command.Table
 	pipeline command.Pipeline
-	evictor  *evict.Evictor // the memory limit (memory_limit.go)
+	evictor  *evict.Evictor     // the memory limit (memory_limit.go)
+	persist  *persist.Persister // saves and loads (persistence.go)
 	// outputLimit is client-output-buffer-limit's normal class (output_limit.go).
 	outputLimit atomic.Pointer[outputLimit]
 	started     time.Time
@@ -178,8 +180,9 @@ func New(opts Options) (*Server, error) {
 	s.cron.nowMs.Store(time.Now().UnixMilli()) // the cron keeps it from its first tick
 	s.mu.clients = make(map[int64]*client)
 	s.observe = newObserveState()
-	s.cmds = command.New(s.commandFamilies()...)
 	s.pipeline = command.Pipeline{KS: ks, OnPanic: s.logCommandPanic}
+	s.startPersistence()
+	s.cmds = command.New(s.commandFamilies()...)
 	s.startObserving()
 	if err := s.applyRenames(); err != nil {
 		ks.Close()

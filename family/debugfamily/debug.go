@@ -35,6 +35,8 @@ func (f *family) debugCommand(ctx *command.Ctx) {
 		debugPopulateCommand(ctx)
 	case conv.EqFold(sub, "protocol") && n == 3:
 		debugProtocolCommand(ctx)
+	case conv.EqFold(sub, "reload"):
+		f.debugReload(ctx)
 	case conv.EqFold(sub, "set-active-expire") && n == 3:
 		// Redis's atoi: anything not starting with a non-zero number switches it off.
 		f.srv.SetActiveExpire(atoi(args.Arg(2)) != 0)
@@ -82,4 +84,36 @@ func debugHelp(ctx *command.Ctx) {
 		"PAUSE-CRON <0|1>",
 		"    Stop periodic cron job processing.",
 	})
+}
+
+// debugReload: DEBUG RELOAD [NOSAVE] [NOFLUSH] — save the dataset (unless NOSAVE), empty it
+// (unless NOFLUSH) and load the file again, every shard locked throughout (debugShards), as
+// Redis's is synchronous. Its errors are Redis's.
+func (f *family) debugReload(ctx *command.Ctx) {
+	save, flush := true, true
+	for i := 2; i < ctx.Args.Len(); i++ {
+		switch a := ctx.Args.Arg(i); {
+		case conv.EqFold(a, "nosave"):
+			save = false
+		case conv.EqFold(a, "noflush"):
+			flush = false
+		default:
+			ctx.W.Error("ERR DEBUG RELOAD only supports the MERGE, NOFLUSH and NOSAVE options.")
+			return
+		}
+	}
+	if save {
+		if err := f.srv.SaveLocked(); err != nil {
+			ctx.W.Error("ERR Error trying to save the DB: " + err.Error())
+			return
+		}
+	}
+	if flush {
+		ctx.KS.FlushAllLocked()
+	}
+	if err := f.srv.LoadLocked(); err != nil {
+		ctx.W.Error("ERR Error trying to load the RDB dump, check server logs.")
+		return
+	}
+	ctx.W.OK()
 }
