@@ -812,16 +812,26 @@ func TestPersistLoading(t *testing.T) {
 }
 
 // TestPersistDebugReload: DEBUG RELOAD saves and loads again: OK, and every key, value and
-// expire is unchanged; the file it leaves holds them.
+// expire is unchanged; the file it leaves holds them. MERGE is accepted; NOSAVE loads the file
+// as it is (a write since is gone), and with no file at all answers Redis's error.
 func TestPersistDebugReload(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	srv := restart(t, dir)
+	c := srv.RawConn(t)
+	expectStatus(t, "DEBUG RELOAD NOSAVE without a file", c.Do("DEBUG", "RELOAD", "NOSAVE"), "-ERR Error trying to load the RDB dump")
 	want := roundTripData()
-	writeData(t, srv.RawConn(t), want)
-	expectStatus(t, "DEBUG RELOAD", srv.RawConn(t).Do("DEBUG", "RELOAD"), "+OK")
+	writeData(t, c, want)
+	expectStatus(t, "DEBUG RELOAD", c.Do("DEBUG", "RELOAD"), "+OK")
 	diffData(t, "after DEBUG RELOAD", readData(t, srv), want)
 	checkDump(t, dir, want)
+	expectStatus(t, "DEBUG RELOAD MERGE", c.Do("DEBUG", "RELOAD", "MERGE"), "+OK")
+	diffData(t, "after DEBUG RELOAD MERGE", readData(t, srv), want)
+	expectStatus(t, "SET", c.Do("SET", "unsaved", "x"), "+OK")
+	expectStatus(t, "DEBUG RELOAD NOSAVE", c.Do("DEBUG", "RELOAD", "NOSAVE"), "+OK")
+	diffData(t, "after DEBUG RELOAD NOSAVE", readData(t, srv), want)
+	expectStatus(t, "DEBUG RELOAD BADOPTION", c.Do("DEBUG", "RELOAD", "BADOPTION"),
+		"-ERR DEBUG RELOAD only supports the MERGE, NOFLUSH and NOSAVE options.")
 }
 
 // TestPersistConfigDirFilename: CONFIG SET dir to a missing directory and dbfilename with a path
