@@ -21,10 +21,10 @@ import (
 // dump with its header set to 0010 (and its CRC-64 footer recomputed) is a valid version-10 file.
 
 // startRedisOn starts redis-server 7.0.15 on a free port with dir as its directory (loading
-// dir/dump.rdb if there is one) and waits until it answers PING. It is stopped when the test
-// ends. A test needing it is skipped when redis-server is not installed (scripts/deps.sh
+// dir/dump.rdb if there is one) and extra arguments, and waits until it answers PING. It is
+// stopped when the test ends. A test needing it is skipped when redis-server is not installed (scripts/deps.sh
 // installs it).
-func startRedisOn(t testing.TB, dir string) *server {
+func startRedisOn(t testing.TB, dir string, extra ...string) *server {
 	t.Helper()
 	path, err := exec.LookPath("redis-server")
 	if err != nil {
@@ -37,6 +37,7 @@ func startRedisOn(t testing.TB, dir string) *server {
 	s := &server{Port: port, Addr: "127.0.0.1:" + strconv.Itoa(port), t: t, out: &syncBuffer{}, done: make(chan struct{})}
 	s.cmd = exec.Command(path, "--save", "", "--appendonly", "no", "--port", strconv.Itoa(port),
 		"--bind", "127.0.0.1", "--dir", dir)
+	s.cmd.Args = append(s.cmd.Args, extra...)
 	s.cmd.Stdout, s.cmd.Stderr = s.out, s.out
 	if err := s.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -162,5 +163,118 @@ func TestPersistInteropToRedis(t *testing.T) {
 	diffData(t, "redis-server on kvserver's dump", readData(t, r), want)
 	if !strings.Contains(r.Output(), "Done loading RDB, keys loaded: "+strconv.Itoa(len(want))+", keys expired: 0") {
 		t.Errorf("redis-server's log has no load line for %d keys:\n%s", len(want), r.Output())
+	}
+}
+
+// copyDump copies from/dump.rdb to to/dump.rdb, with its header set to version 10 if v10.
+func copyDump(t testing.TB, from, to string, v10 bool) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(from, "dump.rdb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v10 {
+		b = setVersion10(t, b)
+	}
+	if err := os.WriteFile(filepath.Join(to, "dump.rdb"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// accessOf returns the LRU idle time (lru) or LFU counter of key in the file at path, as its
+// IDLE or FREQ opcode says (-1 when absent).
+func accessOf(t testing.TB, path, key string, lru bool) int64 {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	found := int64(-2)
+	err = rdb.Decode(f, func(e rdb.Entry) error {
+		if string(e.Key) == key {
+			if lru {
+				found = e.Idle
+			} else {
+				found = int64(e.Freq)
+			}
+		}
+		return nil
+	})
+	if err != nil || found == -2 {
+		t.Fatalf("%s: key %s not decoded (%v)", path, key, err)
+	}
+	return found
+}
+
+// restoreWithAccess creates key on srv by RESTORE of another key's DUMP with IDLETIME or FREQ.
+func restoreWithAccess(t testing.TB, c *rawConn, key string, lru bool, n int) {
+	t.Helper()
+	expectStatus(t, "SET", c.Do("SET", "src", "value"), "+OK")
+	p := c.Do("DUMP", "src")
+	if p.Kind != '$' {
+		t.Fatalf("DUMP: %s", formatReply(p, false))
+	}
+	opt := "FREQ"
+	if lru {
+		opt = "IDLETIME"
+	}
+	expectStatus(t, "RESTORE "+opt, c.Do("RESTORE", key, "0", p.Str, opt, strconv.Itoa(n)), "+OK")
+}
+
+// checkAccess asserts OBJECT IDLETIME (lru: between n and n+10 s) or OBJECT FREQ (exactly n).
+func checkAccess(t testing.TB, what string, c *rawConn, key string, lru bool, n int64) {
+	t.Helper()
+	if lru {
+		r := c.Do("OBJECT", "IDLETIME", key)
+		if r.Kind != ':' || r.Int < n || r.Int > n+10 {
+			t.Errorf("%s: OBJECT IDLETIME %s = %s, want %d (to 10 s more)", what, key, formatReply(r, false), n)
+		}
+		return
+	}
+	if r := c.Do("OBJECT", "FREQ", key); r.Kind != ':' || r.Int != n {
+		t.Errorf("%s: OBJECT FREQ %s = %s, want %d", what, key, formatReply(r, false), n)
+	}
+}
+
+// TestPersistInteropAccess: under an LRU or LFU maxmemory-policy a dump carries each key's idle
+// time or frequency counter (IDLE and FREQ opcodes), both ways: redis-server's dump loads in
+// kvserver with OBJECT IDLETIME / FREQ kept, and kvserver's in redis-server.
+func TestPersistInteropAccess(t *testing.T) {
+	t.Parallel()
+	for _, lru := range []bool{true, false} {
+		policy := map[bool]string{true: "allkeys-lru", false: "allkeys-lfu"}[lru]
+		// Idle seconds for LRU; LFU counters are at most 255.
+		n1, n2 := map[bool]int{true: 1000, false: 77}[lru], map[bool]int{true: 2000, false: 55}[lru]
+		slack := map[bool]int64{true: 10, false: 0}[lru]
+		t.Run(policy, func(t *testing.T) {
+			t.Parallel()
+			// redis-server → kvserver.
+			rdir := t.TempDir()
+			r := startRedisOn(t, rdir, "--maxmemory-policy", policy)
+			rc := r.RawConn(t)
+			restoreWithAccess(t, rc, "from-redis", lru, n1)
+			expectStatus(t, "redis-server SAVE", rc.Do("SAVE"), "+OK")
+			shutdown(t, r, "NOSAVE")
+			if got := accessOf(t, filepath.Join(rdir, "dump.rdb"), "from-redis", lru); got < int64(n1) || got > int64(n1)+slack {
+				t.Errorf("redis-server's dump: from-redis's access value %d, want %d", got, n1)
+			}
+			dir := t.TempDir()
+			copyDump(t, rdir, dir, false)
+			srv := restart(t, dir, "--maxmemory-policy", policy)
+			c := srv.RawConn(t)
+			checkAccess(t, "kvserver on redis-server's dump", c, "from-redis", lru, int64(n1))
+
+			// kvserver → redis-server.
+			restoreWithAccess(t, c, "from-kvserver", lru, n2)
+			expectStatus(t, "SAVE", c.Do("SAVE"), "+OK")
+			if got := accessOf(t, filepath.Join(dir, "dump.rdb"), "from-kvserver", lru); got < int64(n2) || got > int64(n2)+slack {
+				t.Errorf("kvserver's dump: from-kvserver's access value %d, want %d", got, n2)
+			}
+			rdir2 := t.TempDir()
+			copyDump(t, dir, rdir2, true)
+			r2 := startRedisOn(t, rdir2, "--maxmemory-policy", policy)
+			checkAccess(t, "redis-server on kvserver's dump", r2.RawConn(t), "from-kvserver", lru, int64(n2))
+		})
 	}
 }
