@@ -17,7 +17,7 @@ var serverFlags = []string{
 	"loglevel", "logfile", "log-format", "pidfile", "dir",
 	"save", "dbfilename", "rdbcompression", "rdbchecksum", "stop-writes-on-bgsave-error",
 	"rdb-save-incremental-fsync", "rdb-key-save-delay", "key-load-delay", "shutdown-on-sigterm",
-	"shutdown-on-sigint",
+	"shutdown-on-sigint", "repl-diskless-sync",
 	"enable-debug-command", "enable-protected-configs", "shutdown-timeout",
 	"slowlog-log-slower-than", "slowlog-max-len", "latency-monitor-threshold", "latency-tracking",
 	"latency-tracking-info-percentiles",

@@ -85,6 +85,7 @@ var acted = map[string]string{
 	"rdb-save-incremental-fsync":        "start writeback every 4 MB while a snapshot is written",
 	"rdb-key-save-delay":                "microseconds slept per key saved (a test knob: makes saves observable)",
 	"key-load-delay":                    "microseconds slept per key loaded (a test knob: makes loading observable)",
+	"repl-diskless-sync":                "SYNC (redis-cli --rdb) streams the snapshot to clients that read that form (yes), or sends it from a temporary file (no)",
 	"shutdown-on-sigterm":               "what SIGTERM does: default (save if save points exist), save, nosave, force",
 	"shutdown-on-sigint":                "what SIGINT does: default (save if save points exist), save, nosave, force",
 }
@@ -115,7 +116,7 @@ var refused = map[string]string{
 // inertNotes explain the inert directives whose reason is not "a feature kvserver lacks".
 var inertNotes = map[string]string{
 	"sanitize-dump-payload":  "string payloads are always checked whole (type, length, checksum): there is no deeper structure to sanitize yet",
-	"rdb-del-sync-files":     "SYNC streams its snapshot without writing a file, so there is none to delete",
+	"rdb-del-sync-files":     "SYNC's disk form deletes its temporary file at once: there is no other file to delete",
 	"active-expire-effort":   "active expiry runs at its default effort",
 	"activerehashing":        "tables always rehash incrementally, in the cron and on writes",
 	"dynamic-hz":             "the cron runs at hz; it does not scale with the client count",

@@ -413,3 +413,15 @@ func (r *progressReader) Read(p []byte) (int, error) {
 	r.n.Add(int64(n))
 	return n, err
 }
+
+// StreamSnapshot writes a snapshot of this instant to w, after any running save (one snapshot
+// at a time): SYNC's transfer. It is not a save: LASTSAVE and the save counters stay.
+func (p *Persister) StreamSnapshot(w io.Writer) (SnapshotResult, error) {
+	p.snapMu.Lock()
+	defer p.snapMu.Unlock()
+	st := p.settings()
+	return WriteSnapshot(p.ks, w, SnapshotOptions{
+		Compress: st.Compress, Checksum: st.Checksum, RedisVer: st.RedisVer, UsedMem: st.UsedMem,
+		Access: st.Access, KeyDelay: st.KeyDelay,
+	})
+}

@@ -21,6 +21,7 @@ func (s *Server) commandFamilies() [][]*command.Command {
 		stringfamily.Commands(),
 		keyfamily.Commands(),
 		serverCommands(),
+		syncCommands(),
 		serverfamily.Commands(serverHost{s}),
 		persistfamily.Commands(s.persist),
 		info.Commands((*infoSource)(s)),
