@@ -749,6 +749,49 @@ func TestPersistMisconf(t *testing.T) {
 	checkDump(t, base, pdata{pkey{0, "k"}: {"w", -1}})
 }
 
+// loadingErr is Redis's reply to a command refused while the dataset loads.
+const loadingErr = "-LOADING Redis is loading the dataset in memory"
+
+// startLoading starts a server on dir, whose dump.rdb holds 20,000 keys, with key-load-delay
+// making the load last about a second and extra arguments, and returns once the port accepts
+// connections and PING on a connection answers -LOADING.
+func startLoading(t *testing.T, dir string, extra ...string) (*server, *rawConn) {
+	t.Helper()
+	port, err := freePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// loading-process-events-interval-bytes: redis-server answers clients during loading only
+	// every that many bytes read (2 MB by default, more than the file).
+	srv := &server{Port: port, Addr: "127.0.0.1:" + strconv.Itoa(port), t: t, out: &syncBuffer{}, done: make(chan struct{})}
+	args := append(baseArgs(t, port), "--dir", dir, "--key-load-delay", keyDelay(50), "--loading-process-events-interval-bytes", "1024")
+	srv.cmd = exec.Command(serverBin, append(args, extra...)...)
+	srv.cmd.Stdout, srv.cmd.Stderr = srv.out, srv.out
+	if err := srv.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		srv.exitErr = srv.cmd.Wait()
+		close(srv.done)
+	}()
+	t.Cleanup(srv.cleanup)
+	waitFor(t, startTimeout, "the port to accept connections", func() bool {
+		conn, err := net.DialTimeout("tcp", srv.Addr, 100*time.Millisecond)
+		if err != nil {
+			return false
+		}
+		conn.Close()
+		return true
+	})
+	c := srv.RawConn(t)
+	r := c.Do("PING")
+	if r.Kind == '+' {
+		t.Fatalf("PING answered %s on the first connection: the server served before it loaded, or the load was too quick to observe", formatReply(r, false))
+	}
+	expectStatus(t, "PING while loading", r, loadingErr)
+	return srv, c
+}
+
 // TestPersistLoading: while a dump of 20,000 keys loads (key-load-delay makes it last about a
 // second), the port answers -LOADING to PING and GET and INFO says loading:1; afterwards every
 // key is there and loading:0.
@@ -761,41 +804,7 @@ func TestPersistLoading(t *testing.T) {
 	}
 	craftFile(t, filepath.Join(dir, "dump.rdb"), want, true)
 
-	port, err := freePort()
-	if err != nil {
-		t.Fatal(err)
-	}
-	// loading-process-events-interval-bytes: redis-server answers clients during loading only
-	// every that many bytes read (2 MB by default, more than this file).
-	srv := &server{Port: port, Addr: "127.0.0.1:" + strconv.Itoa(port), t: t, out: &syncBuffer{}, done: make(chan struct{})}
-	args := append(baseArgs(t, port), "--dir", dir, "--key-load-delay", keyDelay(50), "--loading-process-events-interval-bytes", "1024")
-	srv.cmd = exec.Command(serverBin, args...)
-	srv.cmd.Stdout, srv.cmd.Stderr = srv.out, srv.out
-	if err := srv.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		srv.exitErr = srv.cmd.Wait()
-		close(srv.done)
-	}()
-	t.Cleanup(srv.cleanup)
-
-	var c *rawConn
-	waitFor(t, startTimeout, "the port to accept connections", func() bool {
-		conn, err := net.DialTimeout("tcp", srv.Addr, 100*time.Millisecond)
-		if err != nil {
-			return false
-		}
-		conn.Close()
-		return true
-	})
-	c = srv.RawConn(t)
-	const loadingErr = "-LOADING Redis is loading the dataset in memory"
-	r := c.Do("PING")
-	if r.Kind == '+' {
-		t.Fatalf("PING answered %s at once: the load was not observable (raise key-load-delay)", formatReply(r, false))
-	}
-	expectStatus(t, "PING while loading", r, loadingErr)
+	srv, c := startLoading(t, dir)
 	expectStatus(t, "GET while loading", c.Do("GET", "k00000"), loadingErr)
 	info := c.Do("INFO", "persistence")
 	if !strings.Contains(info.Str, "loading:1\r\n") {
@@ -808,6 +817,38 @@ func TestPersistLoading(t *testing.T) {
 	diffData(t, "after loading", readData(t, srv), want)
 	if got := srv.Info(t, "persistence")["rdb_last_load_keys_loaded"]; got != "20000" {
 		t.Errorf("rdb_last_load_keys_loaded:%s, want 20000", got)
+	}
+}
+
+// TestPersistSignalDuringLoading: SIGTERM or SIGINT while the dataset loads exits with status 0
+// and, though save points exist, leaves the dump as it was: the partial dataset in memory is
+// never saved over it.
+func TestPersistSignalDuringLoading(t *testing.T) {
+	t.Parallel()
+	data := pdata{}
+	for i := 0; i < 20000; i++ {
+		data.set(0, fmt.Sprintf("k%05d", i), fmt.Sprintf("v%d", i), -1)
+	}
+	for name, sig := range map[string]syscall.Signal{"SIGTERM": syscall.SIGTERM, "SIGINT": syscall.SIGINT} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			path := filepath.Join(dir, "dump.rdb")
+			craftFile(t, path, data, true)
+			orig, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv, _ := startLoading(t, dir, "--save", "3600 1")
+			markStopping(srv)
+			srv.cmd.Process.Signal(sig)
+			if code := waitExitCode(t, srv); code != 0 {
+				t.Errorf("exit status %d after %s during loading, want 0", code, name)
+			}
+			if b, err := os.ReadFile(path); err != nil || !bytes.Equal(b, orig) {
+				t.Errorf("dump.rdb changed by %s during loading (%d bytes, was %d; %v)", name, len(b), len(orig), err)
+			}
+		})
 	}
 }
 
