@@ -124,7 +124,11 @@ func readData(t testing.TB, srv *server) pdata {
 		for cursor := "0"; ; {
 			r := c.Do("SCAN", cursor, "COUNT", "1000")
 			if r.Kind != '*' || len(r.Elems) != 2 {
-				t.Fatalf("SCAN %s in db %d: %s", cursor, db, formatReply(r, false))
+				hint := ""
+				if strings.HasPrefix(r.Str, "LOADING") {
+					hint = " (after PING had answered PONG: the server served before its load began)"
+				}
+				t.Fatalf("SCAN %s in db %d: %s%s", cursor, db, formatReply(r, false), hint)
 			}
 			for _, k := range r.Elems[1].Elems {
 				if !seen[k.Str] { // SCAN may return a key twice
