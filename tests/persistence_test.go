@@ -1021,6 +1021,38 @@ func TestPersistRefusedFiles(t *testing.T) {
 			loadRefused(t, dir, tc.words...)
 		})
 	}
+	t.Run("database-out-of-range", func(t *testing.T) {
+		// SELECTDB 20 with databases 16.
+		t.Parallel()
+		dir := t.TempDir()
+		craftFile(t, filepath.Join(dir, "dump.rdb"), pdata{pkey{0, "a"}: {"1", -1}, pkey{20, "b"}: {"2", -1}}, true)
+		loadRefused(t, dir, "database")
+	})
+	t.Run("duplicate-key", func(t *testing.T) {
+		t.Parallel()
+		requireKvserver(t, "redis-server panics on a duplicated key")
+		dir := t.TempDir()
+		f, err := os.Create(filepath.Join(dir, "dump.rdb"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := rdb.NewEncoder(f)
+		e.WriteHeader()
+		e.WriteStandardAux("7.2.0", time.Now().Unix(), 1<<20)
+		e.SelectDB(0)
+		for _, v := range []string{"first", "other", "second"} {
+			k := "dup"
+			if v == "other" {
+				k = "other"
+			}
+			e.WriteString(rdb.Entry{Key: []byte(k), Value: []byte(v), ExpireMs: -1, Idle: -1, Freq: -1})
+		}
+		if err := e.Finish(); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		loadRefused(t, dir, "duplicate")
+	})
 	t.Run("hash", func(t *testing.T) {
 		t.Parallel()
 		requireKvserver(t, "Redis loads hashes")
