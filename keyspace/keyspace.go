@@ -2,6 +2,7 @@ package keyspace
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"runtime"
 	"sync/atomic"
@@ -241,4 +242,31 @@ func (k *Keyspace) Dirty() int64 {
 		n += s.dirty.Load()
 	}
 	return n
+}
+
+// ExpandForLoad sizes database db's empty tables for keys keys in all, shared by the shards
+// (RDB's RESIZEDB hint): a load then inserts without resizing. Shrinking waits for EndLoad.
+func (k *Keyspace) ExpandForLoad(db int, keys int64) {
+	if db < 0 || db >= k.databases || keys <= 0 {
+		return
+	}
+	// A shard's share, with room for the hash's unevenness (a few standard deviations).
+	per := keys/int64(len(k.shards)) + 1
+	per += 4*int64(math.Sqrt(float64(per))) + 16
+	for _, s := range k.shards {
+		s.mu.Lock()
+		s.db(db).keys.expandForLoad(uint64(per))
+		s.Unlock()
+	}
+}
+
+// EndLoad ends what ExpandForLoad began: the tables may shrink again.
+func (k *Keyspace) EndLoad() {
+	for _, s := range k.shards {
+		s.mu.Lock()
+		for i := range s.dbs {
+			s.db(i).keys.endLoad()
+		}
+		s.Unlock()
+	}
 }

@@ -47,9 +47,9 @@ type shardSnapshot struct {
 	db       int             // the start-database the walk is in
 	cursor   uint64          // the walk's SCAN cursor in that database's table
 	cleaning bool            // the cleaning phase: the walk is clearing marks
-	pending []byte          // records written before they changed, not yet taken by a step
-	pendDB  int             // the database pending's last record belongs to (-1: none)
-	records int64           // records written so far, walked and pending
+	pending  []byte          // records written before they changed, not yet taken by a step
+	pendDB   int             // the database pending's last record belongs to (-1: none)
+	records  int64           // records written so far, walked and pending
 }
 
 // SnapshotSizes are a database's counts at the start of a snapshot (RDB's RESIZEDB hint).

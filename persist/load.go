@@ -90,6 +90,11 @@ func Load(ks *keyspace.Keyspace, r io.Reader, opt LoadOptions) (LoadResult, erro
 
 	res := LoadResult{}
 	d := rdb.NewDecoder(r)
+	d.ReuseBuffers = true // entries are copied into batches at once
+	if !opt.LocksHeld {
+		d.OnResizeDB = func(db int, keys, _ uint64) { ks.ExpandForLoad(db, int64(keys)) }
+		defer ks.EndLoad()
+	}
 	batches := make([][]byte, workers)
 	var owed time.Duration
 	var err error

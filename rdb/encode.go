@@ -216,9 +216,24 @@ func canonicalInt(s []byte) (int64, bool) {
 	if len(s) == 0 || len(s) > 11 {
 		return 0, false
 	}
-	v, err := strconv.ParseInt(string(s), 10, 64)
-	if err != nil || strconv.FormatInt(v, 10) != string(s) {
+	neg := s[0] == '-'
+	digits := s
+	if neg {
+		digits = s[1:]
+	}
+	// Digits only, no leading zero (but "0" itself), no "-0": the forms FormatInt writes.
+	if len(digits) == 0 || digits[0] == '0' && (len(digits) > 1 || neg) {
 		return 0, false
+	}
+	var v int64
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0') // at most 11 digits: no overflow
+	}
+	if neg {
+		v = -v
 	}
 	return v, true
 }
@@ -239,11 +254,8 @@ func appendString(b, s []byte, compress bool) []byte {
 		}
 	}
 	if compress && len(s) > 20 {
-		if c := LZFCompress(s, len(s)-4); c != nil {
-			b = append(b, lenEnc<<6|encLZF)
-			b = appendLen(b, uint64(len(c)))
-			b = appendLen(b, uint64(len(s)))
-			return append(b, c...)
+		if out, ok := appendLZF(b, s, len(s)-4); ok {
+			return out
 		}
 	}
 	return append(appendLen(b, uint64(len(s))), s...)

@@ -71,7 +71,6 @@ type client struct {
 	authenticated   atomic.Bool      // see auth.go; single writer
 	noTouch         atomic.Bool      // CLIENT NO-TOUCH: its lookups leave LRU/LFU alone
 	noEvict         atomic.Bool      // CLIENT NO-EVICT: exempt from client eviction (maxmemory-clients)
-	replConf        atomic.Uint32    // what REPLCONF declared: replCapaEOF, replRDBOnly (cmd_sync.go)
 }
 
 // activeState is what a client needs while it is served. Guarded by the client's mu; handlers

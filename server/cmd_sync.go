@@ -14,7 +14,8 @@ import (
 	"github.com/kvserver/kvserver/replyerr"
 )
 
-// What a client declared with REPLCONF (client.replConf bits).
+// What a client declared with REPLCONF (Server.replConfs: kept beside the clients rather than
+// in each, as only redis-cli --rdb and replicas send it).
 const (
 	replCapaEOF uint32 = 1 << iota // capa eof: it reads the diskless form ($EOF:<mark>)
 	replRDBOnly                    // rdb-only 1: it wants the snapshot, not a replication stream
@@ -43,7 +44,7 @@ func replconfCommand(c *client, args querybuf.Args) {
 		c.w.Error(replyerr.Syntax.Error())
 		return
 	}
-	flags := c.replConf.Load()
+	flags := c.srv.replConf(c.id)
 	for i := 1; i < args.Len(); i += 2 {
 		opt, val := args.Arg(i), args.Arg(i+1)
 		switch {
@@ -65,7 +66,7 @@ func replconfCommand(c *client, args querybuf.Args) {
 			return
 		}
 	}
-	c.replConf.Store(flags)
+	c.srv.replConfs.Store(c.id, flags)
 	c.w.OK()
 }
 
@@ -76,7 +77,7 @@ func replconfCommand(c *client, args querybuf.Args) {
 // file deleted at once. The connection is closed after it, as Redis closes an rdb-only
 // replica's.
 func syncCommand(c *client, _ querybuf.Args) {
-	flags := c.replConf.Load()
+	flags := c.srv.replConf(c.id)
 	if flags&replRDBOnly == 0 {
 		c.w.Error(errNoReplication)
 		return
@@ -162,4 +163,12 @@ func (s *clientStream) flush() error {
 		return fmt.Errorf("the connection failed")
 	}
 	return nil
+}
+
+// replConf is what client id declared with REPLCONF, 0 if nothing.
+func (s *Server) replConf(id int64) uint32 {
+	if v, ok := s.replConfs.Load(id); ok {
+		return v.(uint32)
+	}
+	return 0
 }

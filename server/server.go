@@ -61,6 +61,8 @@ type Server struct {
 	pipeline command.Pipeline
 	evictor  *evict.Evictor     // the memory limit (memory_limit.go)
 	persist  *persist.Persister // saves and loads (persistence.go)
+	// replConfs holds what clients declared with REPLCONF, by client id (cmd_sync.go).
+	replConfs sync.Map
 	// outputLimit is client-output-buffer-limit's normal class (output_limit.go).
 	outputLimit atomic.Pointer[outputLimit]
 	started     time.Time
@@ -275,6 +277,7 @@ func (s *Server) Done() <-chan struct{} { return s.done }
 
 // removeClient forgets a closed client.
 func (s *Server) removeClient(c *client) {
+	s.replConfs.Delete(c.id)
 	s.mu.Lock()
 	if _, ok := s.mu.clients[c.id]; ok {
 		delete(s.mu.clients, c.id)
