@@ -659,6 +659,38 @@ func TestPersistShutdown(t *testing.T) {
 		}
 		checkDump(t, dir, want)
 	})
+	// A background save running at a shutdown that does not save is abandoned: exit status 0,
+	// no dump.rdb and no temporary file left (Redis kills its child and removes its file).
+	for _, how := range []string{"SIGTERM", "NOSAVE"} {
+		t.Run(how+"-during-bgsave-without-saving", func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			save := ""
+			if how == "NOSAVE" {
+				save = "3600 1"
+			}
+			srv := restart(t, dir, "--save", save, "--rdb-key-save-delay", keyDelay(1000))
+			c := srv.RawConn(t)
+			expectStatus(t, "DEBUG POPULATE", c.Do("DEBUG", "POPULATE", "1000"), "+OK")
+			expectStatus(t, "BGSAVE", c.Do("BGSAVE"), "+Background saving started")
+			if how == "SIGTERM" {
+				markStopping(srv)
+				srv.cmd.Process.Signal(syscall.SIGTERM)
+				if code := waitExitCode(t, srv); code != 0 {
+					t.Errorf("exit status %d after SIGTERM during a BGSAVE, want 0", code)
+				}
+			} else {
+				shutdown(t, srv, "NOSAVE")
+			}
+			entries, err := os.ReadDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range entries {
+				t.Errorf("%s left in the dir by the abandoned save", e.Name())
+			}
+		})
+	}
 	t.Run("save-without-save-points", func(t *testing.T) {
 		t.Parallel()
 		srv, dir := start(t, "")
