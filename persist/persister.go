@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -212,7 +213,7 @@ func (p *Persister) saveSnap(background, locksHeld bool) error {
 	res, err := SaveFile(p.ks, st.Path(), tmp, st.IncrementalFsync, SnapshotOptions{
 		Compress: st.Compress, Checksum: st.Checksum, RedisVer: st.RedisVer, UsedMem: st.UsedMem,
 		Access: st.Access, KeyDelay: st.KeyDelay, Progress: &p.progress, LocksHeld: locksHeld,
-		Cancel: cancelOf(background, &p.cancel),
+		Cancel: cancelOf(background, &p.cancel), Workers: walkers(locksHeld),
 	})
 	p.totalKeys.Store(0)
 	if p.OnLatency != nil {
@@ -422,6 +423,16 @@ func (p *Persister) StreamSnapshot(w io.Writer) (SnapshotResult, error) {
 	st := p.settings()
 	return WriteSnapshot(p.ks, w, SnapshotOptions{
 		Compress: st.Compress, Checksum: st.Checksum, RedisVer: st.RedisVer, UsedMem: st.UsedMem,
-		Access: st.Access, KeyDelay: st.KeyDelay,
+		Access: st.Access, KeyDelay: st.KeyDelay, Workers: walkers(false),
 	})
+}
+
+// walkers is how many goroutines encode a snapshot: every core when the world is stopped (a
+// shutdown's save), else half of them, at least one, so that commands keep cores to run on
+// while a save runs beside them (Redis's forked child takes one core).
+func walkers(worldStopped bool) int {
+	if worldStopped {
+		return runtime.GOMAXPROCS(0)
+	}
+	return max(1, runtime.GOMAXPROCS(0)/2)
 }
