@@ -20,10 +20,10 @@ import (
 func TestPersistPointInTime(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	// A save of some 2 s at 1 ms per key (per core), of which the writes take a fraction. The
+	// A save of some 2 s at 1 ms per key (per encoding core), of which the writes take a fraction. The
 	// keys the test changes are written out by the changes themselves, without the delay, so
 	// the time comes from 2,000 keys that no one touches, spread over every shard.
-	srv := restart(t, dir, "--rdb-key-save-delay", keyDelay(1000), "--hz", "100")
+	srv := restart(t, dir, "--rdb-key-save-delay", saveDelay(1000), "--hz", "100")
 	c := srv.RawConn(t)
 
 	hour := time.Now().Add(time.Hour).UnixMilli()
@@ -153,7 +153,7 @@ func TestPersistPointInTime(t *testing.T) {
 func TestPersistPointInTimeEvictions(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	srv := restart(t, dir, "--rdb-key-save-delay", keyDelay(1000), "--maxmemory-policy", "volatile-random")
+	srv := restart(t, dir, "--rdb-key-save-delay", saveDelay(1000), "--maxmemory-policy", "volatile-random")
 	c := srv.RawConn(t)
 	before := pdata{}
 	val := strings.Repeat("e", 1000)
@@ -202,7 +202,7 @@ func TestPersistPointInTimeEvictions(t *testing.T) {
 func TestPersistFlushallAbortsBgsave(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	srv := restart(t, dir, "--rdb-key-save-delay", keyDelay(2000))
+	srv := restart(t, dir, "--rdb-key-save-delay", saveDelay(2000))
 	c := srv.RawConn(t)
 	expectStatus(t, "DEBUG POPULATE", c.Do("DEBUG", "POPULATE", "1000"), "+OK")
 	expectStatus(t, "BGSAVE", c.Do("BGSAVE"), "+Background saving started")

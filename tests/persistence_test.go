@@ -266,10 +266,18 @@ func craftFile(t testing.TB, path string, d pdata, compress bool) {
 	}
 }
 
-// keyDelay is a value of rdb-key-save-delay or key-load-delay (microseconds per key) that makes
-// a save or load of n keys last about the same time on kvserver, whose saves and loads use one
-// goroutine per core, as on redis-server, which uses one.
-func keyDelay(us int) string {
+// saveDelay and loadDelay are values of rdb-key-save-delay and key-load-delay (microseconds per
+// key) that make a background save or a load last about as long on kvserver as on redis-server,
+// which saves and loads with one process: kvserver's background saves encode with half the
+// cores, its loads with all.
+func saveDelay(us int) string {
+	if targetRedis {
+		return strconv.Itoa(us)
+	}
+	return strconv.Itoa(us * max(1, runtime.NumCPU()/2))
+}
+
+func loadDelay(us int) string {
 	if targetRedis {
 		return strconv.Itoa(us)
 	}
@@ -499,7 +507,7 @@ func TestPersistKill9AfterSave(t *testing.T) {
 func TestPersistBgsave(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	srv := restart(t, dir, "--rdb-key-save-delay", keyDelay(1000))
+	srv := restart(t, dir, "--rdb-key-save-delay", saveDelay(1000))
 	c := srv.RawConn(t)
 	expectStatus(t, "DEBUG POPULATE", c.Do("DEBUG", "POPULATE", "1000"), "+OK")
 	saves0 := infoInt(t, srv, "persistence", "rdb_saves")
@@ -642,7 +650,7 @@ func TestPersistShutdown(t *testing.T) {
 		// shutdown, with the write made after BGSAVE began.
 		t.Parallel()
 		dir := t.TempDir()
-		srv := restart(t, dir, "--save", "3600 1", "--rdb-key-save-delay", keyDelay(1000))
+		srv := restart(t, dir, "--save", "3600 1", "--rdb-key-save-delay", saveDelay(1000))
 		c := srv.RawConn(t)
 		want := pdata{}
 		for i := 0; i < 300; i++ {
@@ -669,7 +677,7 @@ func TestPersistShutdown(t *testing.T) {
 			if how == "NOSAVE" {
 				save = "3600 1"
 			}
-			srv := restart(t, dir, "--save", save, "--rdb-key-save-delay", keyDelay(1000))
+			srv := restart(t, dir, "--save", save, "--rdb-key-save-delay", saveDelay(1000))
 			c := srv.RawConn(t)
 			expectStatus(t, "DEBUG POPULATE", c.Do("DEBUG", "POPULATE", "1000"), "+OK")
 			expectStatus(t, "BGSAVE", c.Do("BGSAVE"), "+Background saving started")
@@ -800,7 +808,7 @@ func startLoading(t *testing.T, dir string, extra ...string) (*server, *rawConn)
 	// loading-process-events-interval-bytes: redis-server answers clients during loading only
 	// every that many bytes read (2 MB by default, more than the file).
 	srv := &server{Port: port, Addr: "127.0.0.1:" + strconv.Itoa(port), t: t, out: &syncBuffer{}, done: make(chan struct{})}
-	args := append(baseArgs(t, port), "--dir", dir, "--key-load-delay", keyDelay(50), "--loading-process-events-interval-bytes", "1024")
+	args := append(baseArgs(t, port), "--dir", dir, "--key-load-delay", loadDelay(50), "--loading-process-events-interval-bytes", "1024")
 	srv.cmd = exec.Command(serverBin, append(args, extra...)...)
 	srv.cmd.Stdout, srv.cmd.Stderr = srv.out, srv.out
 	if err := srv.cmd.Start(); err != nil {
@@ -1101,7 +1109,7 @@ func TestPersistKill9DuringBgsave(t *testing.T) {
 	t.Parallel()
 	requireKvserver(t, "redis-server's forked child finishes the save after its parent is killed")
 	dir := t.TempDir()
-	srv := restart(t, dir, "--rdb-key-save-delay", keyDelay(1000))
+	srv := restart(t, dir, "--rdb-key-save-delay", saveDelay(1000))
 	c := srv.RawConn(t)
 	want := pdata{}
 	for i := 0; i < 1000; i++ {

@@ -64,7 +64,7 @@ func TestPersistRedisCliRdbPointInTime(t *testing.T) {
 		t.Run("diskless-"+diskless, func(t *testing.T) {
 			t.Parallel()
 			srv := startServer(t, "--repl-diskless-sync", diskless, "--repl-diskless-sync-delay", "0",
-				"--rdb-key-save-delay", keyDelay(1000))
+				"--rdb-key-save-delay", saveDelay(1000))
 			c := srv.RawConn(t)
 			before := pdata{}
 			for i := 0; i < 1500; i++ {
