@@ -22,8 +22,8 @@ import (
 
 // startRedisOn starts redis-server 7.0.15 on a free port with dir as its directory (loading
 // dir/dump.rdb if there is one) and extra arguments, and waits until it answers PING. It is
-// stopped when the test ends. A test needing it is skipped when redis-server is not installed (scripts/deps.sh
-// installs it).
+// stopped when the test ends. A test needing it is skipped when redis-server is not installed
+// (scripts/deps.sh installs it).
 func startRedisOn(t testing.TB, dir string, extra ...string) *server {
 	t.Helper()
 	path, err := exec.LookPath("redis-server")

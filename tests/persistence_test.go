@@ -308,7 +308,7 @@ func markStopping(srv *server) {
 	srv.mu.Unlock()
 }
 
-// waitExit waits up to stopTimeout for the process to exit and returns its exit status.
+// waitExitCode waits up to stopTimeout for the process to exit and returns its exit status.
 func waitExitCode(t testing.TB, srv *server) int {
 	t.Helper()
 	select {
