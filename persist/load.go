@@ -29,6 +29,9 @@ type LoadOptions struct {
 	Progress *atomic.Int64
 	// LocksHeld says the caller holds every shard's lock (DEBUG RELOAD): inserters do not lock.
 	LocksHeld bool
+	// Merge replaces a key that exists already instead of refusing the file (DEBUG RELOAD
+	// MERGE, Redis's RDBFLAGS_ALLOW_DUP).
+	Merge bool
 }
 
 // LoadResult is what Load read.
@@ -71,7 +74,7 @@ func Load(ks *keyspace.Keyspace, r io.Reader, opt LoadOptions) (LoadResult, erro
 			defer wg.Done()
 			for b := range q {
 				if firstErr.Load() == nil {
-					n, err := insertBatch(ks, b, opt.LocksHeld)
+					n, err := insertBatch(ks, b, opt.LocksHeld, opt.Merge)
 					loaded.Add(n)
 					if opt.Progress != nil {
 						opt.Progress.Add(n)
@@ -174,7 +177,7 @@ func appendLoadEntry(b []byte, ent rdb.Entry) []byte {
 
 // insertBatch inserts the entries of a batch, each under its shard's lock unless locksHeld,
 // and returns how many it inserted.
-func insertBatch(ks *keyspace.Keyspace, b []byte, locksHeld bool) (int64, error) {
+func insertBatch(ks *keyspace.Keyspace, b []byte, locksHeld, merge bool) (int64, error) {
 	var n int64
 	for len(b) > 0 {
 		db, w := binary.Uvarint(b)
@@ -196,7 +199,7 @@ func insertBatch(ks *keyspace.Keyspace, b []byte, locksHeld bool) (int64, error)
 		if !locksHeld {
 			s.Lock()
 		}
-		err := insertString(s, int(db), key, val, expire, idle, freq)
+		err := insertString(s, int(db), key, val, expire, idle, freq, merge)
 		if !locksHeld {
 			s.Unlock()
 		}
@@ -209,8 +212,8 @@ func insertBatch(ks *keyspace.Keyspace, b []byte, locksHeld bool) (int64, error)
 }
 
 // insertString makes and inserts one string record, as SET would store it, with the file's
-// access clock where the policy keeps one.
-func insertString(s *keyspace.Shard, db int, key, val []byte, expire, idle, freq int64) error {
+// access clock where the policy keeps one; merge replaces an existing key.
+func insertString(s *keyspace.Shard, db int, key, val []byte, expire, idle, freq int64, merge bool) error {
 	if expire < 0 {
 		expire = 0 // object.NewString: 0 means no expire
 	}
@@ -218,7 +221,12 @@ func insertString(s *keyspace.Shard, db int, key, val []byte, expire, idle, freq
 	if err != nil {
 		return err
 	}
-	if err := s.InsertLocked(db, key, h); err != nil {
+	if merge {
+		if _, err := s.ReplaceLocked(db, key, h); err != nil {
+			object.Free(s.Arena(), h)
+			return err
+		}
+	} else if err := s.InsertLocked(db, key, h); err != nil {
 		object.Free(s.Arena(), h)
 		if errors.Is(err, keyspace.ErrKeyExists) {
 			return fmt.Errorf("%w: RDB has duplicated key '%s' in DB %d", ErrDuplicateKey, key, db)

@@ -298,7 +298,7 @@ func (p *Persister) Loading() bool { return p.loading.Load() }
 
 // LoadFile loads the snapshot file at path into the keyspace, marking the server as loading
 // meanwhile. A missing file is no error (nothing is loaded, as Redis starts empty).
-func (p *Persister) LoadFile(path string, locksHeld bool) (LoadResult, error) {
+func (p *Persister) LoadFile(path string, locksHeld, merge bool) (LoadResult, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		if os.IsNotExist(err) {
@@ -325,7 +325,7 @@ func (p *Persister) LoadFile(path string, locksHeld bool) (LoadResult, error) {
 		}
 	}()
 	res, err := Load(p.ks, &progressReader{r: f, n: &p.loadBytes}, LoadOptions{
-		Now: p.ks.Now, KeyDelay: st.LoadDelay, Progress: &p.loadProgress, LocksHeld: locksHeld,
+		Now: p.ks.Now, KeyDelay: st.LoadDelay, Progress: &p.loadProgress, LocksHeld: locksHeld, Merge: merge,
 	})
 	p.lastLoadKeys.Store(res.Keys)
 	p.lastLoadExp.Store(res.Expired)

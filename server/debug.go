@@ -72,9 +72,10 @@ var _ debugfamily.Server = debugHooks{}
 // SaveLocked saves with every shard locked by the calling command (DEBUG RELOAD).
 func (h debugHooks) SaveLocked() error { return h.s.persist.SaveHeld() }
 
-// LoadLocked loads dbfilename with every shard locked by the calling command (DEBUG RELOAD).
-func (h debugHooks) LoadLocked() error {
-	_, err := h.s.persist.LoadFile(h.s.persistSettings().Path(), true)
+// LoadLocked loads dbfilename with every shard locked by the calling command (DEBUG RELOAD);
+// merge replaces keys that exist.
+func (h debugHooks) LoadLocked(merge bool) error {
+	_, err := h.s.persist.LoadFile(h.s.persistSettings().Path(), true, merge)
 	if err != nil {
 		h.s.log.Warn("DEBUG RELOAD: " + err.Error())
 	}

@@ -78,7 +78,7 @@ func (s *Server) updateGate() {
 func (s *Server) LoadDataset() error {
 	st := s.persistSettings()
 	start := time.Now()
-	res, err := s.persist.LoadFile(st.Path(), false)
+	res, err := s.persist.LoadFile(st.Path(), false, false)
 	if err != nil {
 		return fmt.Errorf("Fatal error loading the DB (%s): %w. Exiting.", st.Path(), err)
 	}

@@ -86,17 +86,20 @@ func debugHelp(ctx *command.Ctx) {
 	})
 }
 
-// debugReload: DEBUG RELOAD [NOSAVE] [NOFLUSH] — save the dataset (unless NOSAVE), empty it
-// (unless NOFLUSH) and load the file again, every shard locked throughout (debugShards), as
-// Redis's is synchronous. Its errors are Redis's.
+// debugReload: DEBUG RELOAD [MERGE] [NOFLUSH] [NOSAVE] — save the dataset (unless NOSAVE),
+// empty it (unless NOFLUSH) and load the file again, replacing keys that exist with MERGE
+// (else such a key fails the load), every shard locked throughout (debugShards), as Redis's is
+// synchronous. Its errors are Redis's.
 func (f *family) debugReload(ctx *command.Ctx) {
-	save, flush := true, true
+	save, flush, merge := true, true, false
 	for i := 2; i < ctx.Args.Len(); i++ {
 		switch a := ctx.Args.Arg(i); {
 		case conv.EqFold(a, "nosave"):
 			save = false
 		case conv.EqFold(a, "noflush"):
 			flush = false
+		case conv.EqFold(a, "merge"):
+			merge = true
 		default:
 			ctx.W.Error("ERR DEBUG RELOAD only supports the MERGE, NOFLUSH and NOSAVE options.")
 			return
@@ -104,14 +107,14 @@ func (f *family) debugReload(ctx *command.Ctx) {
 	}
 	if save {
 		if err := f.srv.SaveLocked(); err != nil {
-			ctx.W.Error("ERR Error trying to save the DB: " + err.Error())
+			ctx.W.Error("ERR") // Redis's bare shared.err; the log says why
 			return
 		}
 	}
 	if flush {
 		ctx.KS.FlushAllLocked()
 	}
-	if err := f.srv.LoadLocked(); err != nil {
+	if err := f.srv.LoadLocked(merge); err != nil {
 		ctx.W.Error("ERR Error trying to load the RDB dump, check server logs.")
 		return
 	}

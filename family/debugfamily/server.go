@@ -33,8 +33,8 @@ type Server interface {
 	// RELOAD); it fails while a background save runs.
 	SaveLocked() error
 	// LoadLocked loads the snapshot file into the keyspace while the caller holds every
-	// shard's lock (DEBUG RELOAD).
-	LoadLocked() error
+	// shard's lock (DEBUG RELOAD); merge replaces keys that exist instead of failing.
+	LoadLocked(merge bool) error
 }
 
 // ServerMemory are the server's own memory figures, in bytes.
