@@ -111,7 +111,7 @@ func (ctx *Ctx) LookupWrite(sh *keyspace.Shard, key []byte) (alloc.Handle, bool)
 
 // LookupWriteDB is LookupWrite in database db (COPY … DB, MOVE).
 func (ctx *Ctx) LookupWriteDB(sh *keyspace.Shard, db int, key []byte) (alloc.Handle, bool) {
-	return sh.LookupFlagsLocked(db, key, ctx.touchFlags(0))
+	return sh.LookupFlagsLocked(db, key, ctx.touchFlags(keyspace.LookupForWrite))
 }
 
 // WriteFlags are the lookup flags of this command's writes (keyspace.ReplaceFlagsLocked):

@@ -15,6 +15,9 @@ import (
 const (
 	errPanic                   = "ERR internal error in '%s': the command was aborted and its changes may be partial (see the server log)"
 	errPoisoned replyerr.Error = "ERR this key's shard is unavailable after an internal error (see the server log); keys in other shards are served"
+	// errShuttingDown answers a command that was waiting for a lock while the shutdown saved the
+	// dataset: it did not run.
+	errShuttingDown replyerr.Error = "ERR the server is shutting down: the dataset has been saved and no command runs any more"
 )
 
 // Pipeline runs every command, in Redis's processCommand + call order: arity → DEBUG's
@@ -35,9 +38,18 @@ type Pipeline struct {
 	// Observer, when set, is told of every command answered: its statistics. Set before the
 	// pipeline runs commands.
 	Observer Observer
+	// Gate, when set, may refuse a command after the memory check and before its locks, with
+	// the error reply it returns ("" lets it run): Redis's MISCONF while saves fail, LOADING
+	// while the dataset loads. It is asked only while SetGated(true), so that the hot path pays
+	// one atomic load for it.
+	Gate  func(cmd *Command) string
+	gated atomic.Bool
 
 	panics atomic.Int64 // recovered handler panics
 }
+
+// SetGated switches the Gate's check on or off.
+func (p *Pipeline) SetGated(on bool) { p.gated.Store(on) }
 
 // Panics counts the handler panics recovered so far.
 func (p *Pipeline) Panics() int64 { return p.panics.Load() }
@@ -76,15 +88,23 @@ func (p *Pipeline) Run(ctx *Ctx, conn Conn, lookupErr string, inline bool) Outco
 	case p.Evictor.Over() && p.Evictor.Perform() == evict.Fail && cmd.Flags&DenyOOM != 0:
 		return p.reject(ctx, replyerr.OOM.Error())
 	}
+	if p.gated.Load() {
+		if msg := p.Gate(cmd); msg != "" {
+			return p.reject(ctx, msg)
+		}
+	}
 	ctx.locked = p.shardsOf(ctx, ctx.locked[:0])
 	if !p.lock(ctx.locked, inline) {
 		ctx.locked = ctx.locked[:0]
 		return Handoff
 	}
 	for _, i := range ctx.locked {
-		if p.KS.Shard(i).Poisoned() {
+		if r := p.KS.Shard(i).Refused(); r != 0 {
 			p.unlock(ctx)
-			return p.reject(ctx, errPoisoned.Error())
+			if r&keyspace.RefusePoisoned != 0 {
+				return p.reject(ctx, errPoisoned.Error())
+			}
+			return p.reject(ctx, errShuttingDown.Error())
 		}
 	}
 	p.call(ctx, conn)

@@ -77,6 +77,17 @@ var acted = map[string]string{
 	"shutdown-timeout":                  "seconds a shutdown waits for running commands before the process exits",
 	"include":                           "read another configuration file (or every file a glob matches)",
 	"rename-command":                    "rename a command, or disable it with \"\" (configuration file only)",
+	"save":                              "save points: a background save after <seconds> if at least <changes> writes (\"\": none); a shutdown saves when there are any",
+	"dbfilename":                        "the snapshot file (in dir), loaded at start-up and written by SAVE, BGSAVE and shutdown",
+	"rdbcompression":                    "LZF-compress strings over 20 bytes in the snapshot",
+	"rdbchecksum":                       "write and check the snapshot's CRC-64",
+	"stop-writes-on-bgsave-error":       "refuse writes (MISCONF) while the last background save failed and save points exist",
+	"rdb-save-incremental-fsync":        "start writeback every 4 MB while a snapshot is written",
+	"rdb-key-save-delay":                "microseconds slept per key saved (a test knob: makes saves observable)",
+	"key-load-delay":                    "microseconds slept per key loaded (a test knob: makes loading observable)",
+	"repl-diskless-sync":                "SYNC (redis-cli --rdb) streams the snapshot to clients that read that form (yes), or sends it from a temporary file (no)",
+	"shutdown-on-sigterm":               "what SIGTERM does: default (save if save points exist), save, nosave, force",
+	"shutdown-on-sigint":                "what SIGINT does: default (save if save points exist), save, nosave, force",
 }
 
 // refused lists the directives refused at any value but their default, with what is missing.
@@ -104,8 +115,8 @@ var refused = map[string]string{
 
 // inertNotes explain the inert directives whose reason is not "a feature kvserver lacks".
 var inertNotes = map[string]string{
-	"save":                   "no persistence yet: nothing is saved (logged at start-up)",
-	"dbfilename":             "no persistence yet",
+	"sanitize-dump-payload":  "string payloads are always checked whole (type, length, checksum): there is no deeper structure to sanitize yet",
+	"rdb-del-sync-files":     "SYNC's disk form deletes its temporary file at once: there is no other file to delete",
 	"active-expire-effort":   "active expiry runs at its default effort",
 	"activerehashing":        "tables always rehash incrementally, in the cron and on writes",
 	"dynamic-hz":             "the cron runs at hz; it does not scale with the client count",
@@ -202,8 +213,7 @@ func inertReason(name string) string {
 		{"cluster-", "no cluster mode"}, {"tls-", "no TLS yet"},
 		{"aof-", "no append-only file yet"}, {"append", "no append-only file yet"},
 		{"auto-aof", "no append-only file yet"}, {"no-appendfsync", "no append-only file yet"},
-		{"rdb", "no persistence yet"}, {"stop-writes-on-bgsave", "no persistence yet"}, {"key-load-delay", "no persistence yet"},
-		{"loading-", "no persistence yet"}, {"sanitize-dump", "no DUMP/RESTORE yet"},
+		{"loading-", "loading reports no progress events"},
 		{"lazyfree-", "values are freed at once"}, {"replica-lazy-flush", "no replication yet"},
 		{"active-defrag", "no active defragmentation: the allocator's slabs are size-classed"},
 		{"activedefrag", "no active defragmentation: the allocator's slabs are size-classed"},
@@ -214,7 +224,6 @@ func inertReason(name string) string {
 		{"tracking-", "no client tracking yet"}, {"busy-reply", "no scripting yet"},
 		{"syslog-", "logs go to logfile or standard output only"},
 		{"io-threads", "readiness loops are sized by the CPU count"},
-		{"shutdown-on-", "with no persistence every shutdown is the same"},
 		{"enable-module", "no modules"}, {"propagation-error", "no replication yet"},
 		{"oom-score", "the OOM score is not adjusted"},
 	}

@@ -3,6 +3,7 @@ package info
 import (
 	"bytes"
 	"fmt"
+	"github.com/kvserver/kvserver/persist"
 	"strconv"
 	"strings"
 	"syscall"
@@ -24,6 +25,7 @@ type fakeSource struct {
 	memory  Memory
 	stats   Stats
 	hooks   Hooks
+	persist persist.Stats
 }
 
 func (f *fakeSource) Process() Process { return f.process }
@@ -31,6 +33,8 @@ func (f *fakeSource) Clients() Clients { return f.clients }
 func (f *fakeSource) Memory() Memory   { return f.memory }
 func (f *fakeSource) Stats() Stats     { return f.stats }
 func (f *fakeSource) Hooks() Hooks     { return f.hooks }
+
+func (f *fakeSource) Persistence() persist.Stats { return f.persist }
 
 // startMs is the fake clock (unix ms).
 const startMs = 1_700_000_000_000
@@ -64,7 +68,8 @@ func newWorld(t *testing.T) *world {
 		process: Process{RunID: strings.Repeat("ab", 20), ReplID: strings.Repeat("ab", 20),
 			ReplID2: strings.Repeat("0", 40), Executable: "/usr/bin/kvserver",
 			Started: time.Now().Add(-90 * time.Second), Now: time.UnixMilli(startMs)},
-		memory: Memory{Used: 4 << 20, Peak: 5 << 20, Startup: 1 << 20, GoRuntime: 3 << 20, Clients: 1024},
+		memory:  Memory{Used: 4 << 20, Peak: 5 << 20, Startup: 1 << 20, GoRuntime: 3 << 20, Clients: 1024},
+		persist: persist.Stats{LastBgsaveOK: true, LastBgsaveTimeSec: -1, CurrentBgsaveTimeSec: -1, ChangesSinceLastSave: 7},
 	}
 	wd := &world{t: t, src: src, ks: ks, cfg: config.New()}
 	wd.tab = command.New(Commands(src), stringfamily.Commands())
@@ -260,6 +265,8 @@ func TestFieldValues(t *testing.T) {
 		"maxmemory_policy":               "noeviction",
 		"repl_backlog_size":              "1048576",
 		"rdb_last_bgsave_time_sec":       "-1",
+		"rdb_last_bgsave_status":         "ok",
+		"rdb_changes_since_last_save":    "7",
 		"total_connections_received":     "9",
 		"total_commands_processed":       "42",
 		"instantaneous_input_kbps":       "1.50",
@@ -286,8 +293,8 @@ func TestFieldValues(t *testing.T) {
 	if dataset != wd.ks.UsedMemory() || dataset <= 0 || dataset+overhead != 4<<20 {
 		t.Errorf("used_memory_dataset %d + overhead %d, keyspace %d, used_memory %d", dataset, overhead, wd.ks.UsedMemory(), 4<<20)
 	}
-	// Fields that would claim a save or an AOF write are absent.
-	for _, k := range []string{"rdb_last_bgsave_status", "aof_last_bgrewrite_status", "aof_last_write_status", "rdb_changes_since_last_save"} {
+	// Fields that would claim an AOF write are absent: there is no append-only file.
+	for _, k := range []string{"aof_last_bgrewrite_status", "aof_last_write_status"} {
 		if _, ok := m[k]; ok {
 			t.Errorf("%s is written: it would claim persistence work", k)
 		}

@@ -3,6 +3,8 @@ package info
 import (
 	"strings"
 	"time"
+
+	"github.com/kvserver/kvserver/persist"
 )
 
 // Source is what the server supplies to INFO: the facts of its process, clients and counters
@@ -19,6 +21,8 @@ type Source interface {
 	Stats() Stats
 	// Hooks: the sections the statistics package writes; a nil hook leaves its section out.
 	Hooks() Hooks
+	// Persistence: saves and loads (package persist).
+	Persistence() persist.Stats
 }
 
 // Process is the # Server section's facts about the running server.

@@ -54,6 +54,7 @@ func (s *Shard) expireEntry(d *database, e ttlEntry) bool {
 		return false
 	}
 	h := p.b.handles[p.slot]
+	s.beforeChange(d, h)
 	d.keys.deleteAt(p)
 	object.Free(s.arena, h)
 	s.expiredKeys.Store(s.expiredKeys.Load() + 1)

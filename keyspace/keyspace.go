@@ -2,6 +2,7 @@ package keyspace
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"runtime"
 	"sync/atomic"
@@ -20,6 +21,9 @@ type Keyspace struct {
 	lru       atomic.Uint32 // the cached LRU clock plus one; 0 until TickLRUClock
 	access    accessPolicy  // what an access writes in a record's clock field (access.go)
 	usage     usage         // bytes charged to the shards' arenas, as last reported (usage.go)
+	// snapPending is the bytes of records a running snapshot wrote before they changed and
+	// holds in memory (snapshot.go).
+	snapPending atomic.Int64
 }
 
 // Options configures a Keyspace. The zero value gives the defaults.
@@ -231,4 +235,41 @@ func (k *Keyspace) RehashStep(budget int) bool {
 		s.Unlock()
 	}
 	return more
+}
+
+// Dirty is the number of changes to keys since the keyspace was made (Redis's server.dirty,
+// which never goes down here: a save remembers the count it started at).
+func (k *Keyspace) Dirty() int64 {
+	var n int64
+	for _, s := range k.shards {
+		n += s.dirty.Load()
+	}
+	return n
+}
+
+// ExpandForLoad sizes database db's empty tables for keys keys in all, shared by the shards
+// (RDB's RESIZEDB hint): a load then inserts without resizing. Shrinking waits for EndLoad.
+func (k *Keyspace) ExpandForLoad(db int, keys int64) {
+	if db < 0 || db >= k.databases || keys <= 0 {
+		return
+	}
+	// A shard's share, with room for the hash's unevenness (a few standard deviations).
+	per := keys/int64(len(k.shards)) + 1
+	per += 4*int64(math.Sqrt(float64(per))) + 16
+	for _, s := range k.shards {
+		s.mu.Lock()
+		s.db(db).keys.expandForLoad(uint64(per))
+		s.Unlock()
+	}
+}
+
+// EndLoad ends what ExpandForLoad began: the tables may shrink again.
+func (k *Keyspace) EndLoad() {
+	for _, s := range k.shards {
+		s.mu.Lock()
+		for i := range s.dbs {
+			s.db(i).keys.endLoad()
+		}
+		s.Unlock()
+	}
 }

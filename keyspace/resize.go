@@ -65,7 +65,7 @@ func (t *table) resizeIfNeeded() {
 	size := t.ht[0].size
 	switch {
 	case size == 0:
-	case n == 0:
+	case n == 0 && t.floor == 0:
 		if invariantsOn && t.children != 0 {
 			panic("keyspace: an empty table still has child buckets")
 		}
@@ -76,7 +76,7 @@ func (t *table) resizeIfNeeded() {
 			grown *= 2
 		}
 		t.startResize(grown)
-	case size > 1 && n*100*shrinkDivisor < size*bucketSlots*maxFillPercent:
+	case size > max(1, t.floor) && n*100*shrinkDivisor < size*bucketSlots*maxFillPercent:
 		t.startResize(bucketsFor(n, resizedFillPercent))
 	}
 }
@@ -183,3 +183,31 @@ func (t *table) rehash(budget int) bool {
 	}
 	return t.resizing()
 }
+
+// expandForLoad gives an empty table that is not resizing an array sized for n entries at
+// most maxFillPercent full, cleared at once, and keeps a shrink from undoing it until
+// endLoad: loading a snapshot (RDB's RESIZEDB hint, Redis's dictExpand) then never resizes,
+// where growing by doublings would move every entry about twice. Without memory for it the
+// table stays as it is.
+func (t *table) expandForLoad(n uint64) {
+	if t.count.Load() != 0 || t.resizing() || n == 0 {
+		return
+	}
+	size := bucketsFor(n, maxFillPercent)
+	if size <= t.ht[0].size {
+		return
+	}
+	arr, ok := t.newArray(size)
+	if !ok {
+		return
+	}
+	for _, seg := range arr.segs {
+		clear(unsafe.Slice((*byte)(seg.base), arr.segmentBytes()))
+	}
+	t.freeArray(&t.ht[0])
+	t.ht[0] = arr
+	t.floor = size
+}
+
+// endLoad lets the resize policy shrink the table again.
+func (t *table) endLoad() { t.floor = 0 }

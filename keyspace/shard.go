@@ -39,12 +39,21 @@ type Shard struct {
 	// anyone.
 	expiredKeys atomic.Int64
 
-	// poisoned is set when a command panicked holding the shard for a write (poison.go).
-	poisoned atomic.Bool
+	// refuse holds the Refusal bits: poisoned when a command panicked holding the shard for a
+	// write, frozen after a shutdown's save (poison.go).
+	refuse atomic.Uint32
 
 	// reported is the arena's charge as last added to the keyspace's usage total (usage.go).
 	// Guarded by mu.
 	reported int64
+
+	// snap is this shard's part of the running snapshot, nil when none (snapshot.go).
+	// Guarded by mu.
+	snap *shardSnapshot
+
+	// dirty counts changes to keys (Redis's server.dirty: INFO rdb_changes_since_last_save and
+	// the save points). Written under mu, read by anyone.
+	dirty atomic.Int64
 
 	_ [64]byte
 }
@@ -93,6 +102,9 @@ const (
 	LookupNoTouch LookupFlags = 1 << iota
 	// LookupNoExpire returns a key even when its time has passed, and does not delete it.
 	LookupNoExpire
+	// LookupForWrite announces that the caller may change the record in place (Redis's
+	// lookupKeyWrite): a running snapshot writes it first, as it still is.
+	LookupForWrite
 )
 
 // LookupLocked is Redis's lookupKey: the record of key in database db, if the key exists. An
@@ -117,6 +129,9 @@ func (s *Shard) LookupFlagsLocked(db int, key []byte, flags LookupFlags) (alloc.
 		s.expiredKeys.Store(s.expiredKeys.Load() + 1)
 		return 0, false
 	}
+	if flags&LookupForWrite != 0 {
+		s.beforeChange(d, h)
+	}
 	if flags&LookupNoTouch == 0 {
 		s.touch(h)
 	}
@@ -138,6 +153,7 @@ func (s *Shard) InsertLocked(db int, key []byte, h alloc.Handle) error {
 // add indexes a new record. Its clock field starts now, as Redis's createObject.
 func (s *Shard) add(d *database, hash uint64, h alloc.Handle) error {
 	s.stampNew(h)
+	s.markNew(h)
 	when, has := object.Expire(s.arena, h)
 	if has {
 		if err := d.expires.insert(ttlEntry{when, hash}); err != nil {
@@ -150,6 +166,7 @@ func (s *Shard) add(d *database, hash uint64, h alloc.Handle) error {
 		}
 		return err
 	}
+	s.countDirty(1)
 	return nil
 }
 
@@ -177,6 +194,7 @@ func (s *Shard) ReplaceFlagsLocked(db int, key []byte, h alloc.Handle, flags Loo
 	if invariantsOn && (h == old || !bytes.Equal(object.Key(s.arena, h), key)) {
 		panic("keyspace: ReplaceLocked with the old record or a record of another key")
 	}
+	s.beforeChange(d, old)
 	oldWhen, oldHas := object.Expire(s.arena, old)
 	newWhen, newHas := object.Expire(s.arena, h)
 	same := oldHas && newHas && oldWhen == newWhen
@@ -198,11 +216,13 @@ func (s *Shard) ReplaceFlagsLocked(db int, key []byte, h alloc.Handle, flags Loo
 	} else {
 		s.stampNew(h)
 	}
+	s.markNew(h)
 	d.keys.replaceAt(p, h)
 	if oldHas && !same {
 		s.unindexExpire(d, oldWhen, hash)
 	}
 	object.Free(s.arena, old)
+	s.countDirty(1)
 	return true, nil
 }
 
@@ -212,11 +232,13 @@ func (s *Shard) ReplaceFlagsLocked(db int, key []byte, h alloc.Handle, flags Loo
 // change through SetExpireLocked and PersistLocked). It reports whether key had record old.
 func (s *Shard) UpdateLocked(db int, key []byte, old, h alloc.Handle) bool {
 	d := s.db(db)
+	s.countDirty(1)
 	if old == h {
 		return true
 	}
 	p, ok := d.keys.findMatch(Hash(key), func(x alloc.Handle) bool { return x == old })
 	if ok {
+		s.markNew(h)
 		d.keys.replaceAt(p, h)
 	}
 	return ok
@@ -245,11 +267,14 @@ func (s *Shard) UnlinkLocked(db int, key []byte) (alloc.Handle, bool) {
 	}
 	h := p.b.handles[p.slot]
 	s.removeAt(d, p, hash)
+	s.countDirty(1)
 	return h, true
 }
 
-// removeAt takes the entry at p out of the table and its expire out of the TTL index.
+// removeAt takes the entry at p out of the table and its expire out of the TTL index (a
+// running snapshot writes it first).
 func (s *Shard) removeAt(d *database, p position, hash uint64) {
+	s.beforeChange(d, p.b.handles[p.slot])
 	if when, has := object.Expire(s.arena, p.b.handles[p.slot]); has {
 		s.unindexExpire(d, when, hash)
 	}
@@ -278,6 +303,7 @@ func (s *Shard) SetExpireLocked(db int, key []byte, when int64) error {
 	if had && old == when {
 		return nil
 	}
+	s.beforeChange(d, h)
 	if err := d.expires.insert(ttlEntry{when, hash}); err != nil {
 		return err
 	}
@@ -286,10 +312,12 @@ func (s *Shard) SetExpireLocked(db int, key []byte, when int64) error {
 		d.expires.delete(ttlEntry{when, hash})
 		return err
 	}
+	s.markNew(nh)
 	d.keys.replaceAt(p, nh)
 	if had {
 		s.unindexExpire(d, old, hash)
 	}
+	s.countDirty(1)
 	return nil
 }
 
@@ -305,8 +333,10 @@ func (s *Shard) PersistLocked(db int, key []byte) bool {
 	h := p.b.handles[p.slot]
 	when, had := object.Expire(s.arena, h)
 	if had {
+		s.beforeChange(d, h)
 		s.unindexExpire(d, when, hash)
 		object.ClearExpire(s.arena, h)
+		s.countDirty(1)
 	}
 	return had
 }
@@ -320,6 +350,8 @@ func (s *Shard) DBSizeLocked(db int) int64 { return s.db(db).keys.len() }
 func (s *Shard) FlushLocked(db int) int64 {
 	d := s.db(db)
 	n := d.keys.len()
+	s.beforeFlush(d)
+	s.countDirty(n)
 	d.keys.clear(func(h alloc.Handle) { object.Free(s.arena, h) })
 	d.expires.clear()
 	return n
@@ -345,3 +377,6 @@ func (s *Shard) RehashStepLocked(budget int) bool {
 	}
 	return more
 }
+
+// countDirty adds n changes to the shard's dirty counter (single writer: the lock holder).
+func (s *Shard) countDirty(n int64) { s.dirty.Store(s.dirty.Load() + n) }

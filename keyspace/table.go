@@ -32,6 +32,7 @@ type table struct {
 	rehashIdx uint64 // moving phase: the next bucket of ht[0] to move
 	zeroed    uint64 // buckets of ht[1] cleared so far; the moving phase starts when all are
 	children  int64  // child buckets allocated (each a 64-byte slab slot)
+	floor     uint64 // while a snapshot loads: the array size a shrink keeps (expandForLoad)
 
 	// count is the number of entries. Written under the shard's lock; read by anyone (DBSIZE
 	// and INFO read it without the lock).

@@ -5,7 +5,7 @@
 // # Layout
 //
 //	offset 0  type (low 4 bits) | encoding (high 4 bits)
-//	       1  flags: expire slot present, expire set
+//	       1  flags: expire slot present, expire set, snapshot mark
 //	       2  LRU/LFU clock, 24 bits little-endian
 //	       5  key length (255: a uvarint after the fixed part holds it)
 //	       6  embedded value length (255: a uvarint holds it)

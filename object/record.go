@@ -61,6 +61,9 @@ const (
 
 	flagExpireSlot = 1 << 0
 	flagExpireSet  = 1 << 1
+	// flagSnapshotMark is package keyspace's per-record snapshot mark: a record is written by
+	// the running snapshot when its mark differs from its shard's (keyspace/snapshot.go).
+	flagSnapshotMark = 1 << 2
 )
 
 // lenBytes is the size of a length field beyond the fixed header: 0 when the header byte holds it.
@@ -279,6 +282,22 @@ func (t Type) Name() string {
 func LRU(a *alloc.Arena, h alloc.Handle) uint32 {
 	b := a.Bytes(h, headerSize)
 	return uint32(b[2]) | uint32(b[3])<<8 | uint32(b[4])<<16
+}
+
+// SnapshotMark is the record's snapshot mark (package keyspace's, see keyspace/snapshot.go).
+func SnapshotMark(a *alloc.Arena, h alloc.Handle) bool {
+	return a.Bytes(h, 2)[1]&flagSnapshotMark != 0
+}
+
+// SetSnapshotMark sets the record's snapshot mark. A record rebuilt by a function that may move
+// it starts with the mark clear: the keyspace sets it again when it stores the new handle.
+func SetSnapshotMark(a *alloc.Arena, h alloc.Handle, mark bool) {
+	b := a.Bytes(h, 2)
+	if mark {
+		b[1] |= flagSnapshotMark
+	} else {
+		b[1] &^= flagSnapshotMark
+	}
 }
 
 // SetLRU stores the low 24 bits of clock as the record's LRU/LFU clock.

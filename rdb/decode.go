@@ -56,7 +56,23 @@ type Decoder struct {
 	db      int
 	aux     map[string]string
 	scratch [8]byte
+
+	// ReuseBuffers makes Next return its key and value in buffers it reuses: they are valid
+	// until the next call. A loader that copies them saves two allocations per key.
+	ReuseBuffers bool
+	bufs         [3][]byte // key, value, LZF input (ReuseBuffers)
+	// OnResizeDB, when set, is told of each RESIZEDB hint: the database and its key and
+	// expire counts (a loader sizes its tables from it).
+	OnResizeDB func(db int, keys, expires uint64)
 }
+
+// Buffer slots of readString with ReuseBuffers.
+const (
+	slotNone  = -1 // a fresh allocation (AUX fields, which the decoder keeps)
+	slotKey   = 0
+	slotValue = 1
+	slotLZF   = 2
+)
 
 // NewDecoder returns a Decoder reading from r.
 func NewDecoder(r io.Reader) *Decoder {
@@ -123,11 +139,29 @@ func (d *Decoder) readPlainLen() (uint64, error) {
 	return n, err
 }
 
-// readBytes reads n bytes, growing the buffer chunk by chunk.
-func (d *Decoder) readBytes(n uint64) ([]byte, error) {
+// readBytes reads n bytes into slot's buffer (ReuseBuffers) or a new one, growing it chunk by
+// chunk past what it already holds: a corrupt length cannot make it allocate much more than
+// the input has.
+func (d *Decoder) readBytes(n uint64, slot int) ([]byte, error) {
 	if n > math.MaxInt32*8 {
 		return nil, fmt.Errorf("%w: length %d too large", ErrCorrupt, n)
 	}
+	if d.ReuseBuffers && slot >= 0 {
+		if b := d.bufs[slot]; uint64(cap(b)) >= n {
+			b = b[:n]
+			return b, d.readFull(b)
+		}
+		b, err := d.readGrowing(n)
+		if err == nil {
+			d.bufs[slot] = b
+		}
+		return b, err
+	}
+	return d.readGrowing(n)
+}
+
+// readGrowing reads n bytes into a new buffer grown chunk by chunk.
+func (d *Decoder) readGrowing(n uint64) ([]byte, error) {
 	buf := make([]byte, 0, min(n, readChunk))
 	for uint64(len(buf)) < n {
 		k := int(min(n-uint64(len(buf)), readChunk))
@@ -145,25 +179,34 @@ func (d *Decoder) readBytes(n uint64) ([]byte, error) {
 	return buf, nil
 }
 
-// readString reads a string in any of its encodings.
-func (d *Decoder) readString() ([]byte, error) {
+// intBuf is the buffer an integer-encoded string is formatted into: slot's (ReuseBuffers) or
+// a new one.
+func (d *Decoder) intBuf(slot int) []byte {
+	if d.ReuseBuffers && slot >= 0 {
+		return d.bufs[slot][:0]
+	}
+	return nil
+}
+
+// readString reads a string in any of its encodings, into slot's buffer with ReuseBuffers.
+func (d *Decoder) readString(slot int) ([]byte, error) {
 	n, enc, err := d.readLen()
 	if err != nil {
 		return nil, err
 	}
 	if !enc {
-		return d.readBytes(n)
+		return d.readBytes(n, slot)
 	}
 	switch n {
 	case encInt8:
 		b, err := d.readByte()
-		return strconv.AppendInt(nil, int64(int8(b)), 10), err
+		return d.keepInt(slot, strconv.AppendInt(d.intBuf(slot), int64(int8(b)), 10)), err
 	case encInt16:
 		err := d.readFull(d.scratch[:2])
-		return strconv.AppendInt(nil, int64(int16(binary.LittleEndian.Uint16(d.scratch[:2]))), 10), err
+		return d.keepInt(slot, strconv.AppendInt(d.intBuf(slot), int64(int16(binary.LittleEndian.Uint16(d.scratch[:2]))), 10)), err
 	case encInt32:
 		err := d.readFull(d.scratch[:4])
-		return strconv.AppendInt(nil, int64(int32(binary.LittleEndian.Uint32(d.scratch[:4]))), 10), err
+		return d.keepInt(slot, strconv.AppendInt(d.intBuf(slot), int64(int32(binary.LittleEndian.Uint32(d.scratch[:4]))), 10)), err
 	case encLZF:
 		clen, err := d.readPlainLen()
 		if err != nil {
@@ -176,17 +219,32 @@ func (d *Decoder) readString() ([]byte, error) {
 		if clen == 0 || ulen > math.MaxInt32*8 || ulen/lzfMaxExpand > clen {
 			return nil, fmt.Errorf("%w: bad LZF lengths %d/%d", ErrCorrupt, clen, ulen)
 		}
-		comp, err := d.readBytes(clen)
+		comp, err := d.readBytes(clen, slotLZF)
 		if err != nil {
 			return nil, err
 		}
-		out, err := LZFDecompress(comp, int(ulen))
+		var dst []byte
+		if d.ReuseBuffers && slot >= 0 {
+			dst = d.bufs[slot][:0]
+		}
+		out, err := LZFDecompressAppend(dst, comp, int(ulen))
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+		}
+		if d.ReuseBuffers && slot >= 0 {
+			d.bufs[slot] = out
 		}
 		return out, nil
 	}
 	return nil, fmt.Errorf("%w: unknown string encoding %d", ErrCorrupt, n)
+}
+
+// keepInt keeps a formatted integer's buffer as slot's (it may have grown).
+func (d *Decoder) keepInt(slot int, b []byte) []byte {
+	if d.ReuseBuffers && slot >= 0 {
+		d.bufs[slot] = b
+	}
+	return b
 }
 
 func (d *Decoder) readHeader() error {
@@ -266,21 +324,26 @@ func (d *Decoder) next() (Entry, error) {
 			}
 			ent.Idle = int64(min(n, math.MaxInt64))
 		case opAux:
-			k, err := d.readString()
+			k, err := d.readString(slotNone)
 			if err != nil {
 				return Entry{}, err
 			}
-			v, err := d.readString()
+			v, err := d.readString(slotNone)
 			if err != nil {
 				return Entry{}, err
 			}
 			d.aux[string(k)] = string(v)
 		case opResizeDB:
-			if _, err := d.readPlainLen(); err != nil {
+			keys, err := d.readPlainLen()
+			if err != nil {
 				return Entry{}, err
 			}
-			if _, err := d.readPlainLen(); err != nil {
+			expires, err := d.readPlainLen()
+			if err != nil {
 				return Entry{}, err
+			}
+			if d.OnResizeDB != nil {
+				d.OnResizeDB(d.db, keys, expires)
 			}
 		case opSelectDB:
 			n, err := d.readPlainLen()
@@ -298,10 +361,10 @@ func (d *Decoder) next() (Entry, error) {
 		case opFunction2, opFunctionPreGA:
 			return Entry{}, &UnsupportedOpcodeError{t, "functions"}
 		case TypeString:
-			if ent.Key, err = d.readString(); err != nil {
+			if ent.Key, err = d.readString(slotKey); err != nil {
 				return Entry{}, err
 			}
-			if ent.Value, err = d.readString(); err != nil {
+			if ent.Value, err = d.readString(slotValue); err != nil {
 				return Entry{}, err
 			}
 			ent.DB = d.db
@@ -380,7 +443,7 @@ func DecodeDump(payload []byte) ([]byte, error) {
 	}
 	d := NewDecoder(bytes.NewReader(body[1:]))
 	d.hashing = false
-	v, err := d.readString()
+	v, err := d.readString(slotNone)
 	if err != nil {
 		return nil, ErrDumpData
 	}

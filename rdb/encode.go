@@ -143,7 +143,28 @@ func (e *Encoder) ResizeDB(keys, expires uint64) error {
 // LRU idle time (Idle >= 0) or LFU counter (Freq >= 0). Entry.DB is ignored:
 // use SelectDB.
 func (e *Encoder) WriteString(ent Entry) error {
-	b := e.buf[:0]
+	e.buf = AppendString(e.buf[:0], ent, e.Compress)
+	e.flushBuf()
+	return e.err
+}
+
+// WriteRaw writes bytes already in RDB form (AppendSelectDB, AppendString),
+// adding them to the checksum: a snapshot encodes its records in parallel and
+// writes them here in one stream.
+func (e *Encoder) WriteRaw(p []byte) error {
+	e.write(p)
+	return e.err
+}
+
+// AppendSelectDB appends the SELECTDB opcode for database db.
+func AppendSelectDB(dst []byte, db int) []byte {
+	return appendLen(append(dst, opSelectDB), uint64(db))
+}
+
+// AppendString appends one string key as WriteString writes it: its expire
+// (ExpireMs >= 0), LRU idle time (Idle >= 0) or LFU counter (Freq >= 0), the
+// type, the key and the value (LZF-compressed where compress allows).
+func AppendString(b []byte, ent Entry, compress bool) []byte {
 	if ent.ExpireMs >= 0 {
 		b = append(b, opExpireTimeMs)
 		b = binary.LittleEndian.AppendUint64(b, uint64(ent.ExpireMs))
@@ -155,11 +176,8 @@ func (e *Encoder) WriteString(ent Entry) error {
 		b = append(b, opFreq, byte(ent.Freq))
 	}
 	b = append(b, TypeString)
-	b = appendString(b, ent.Key, e.Compress)
-	b = appendString(b, ent.Value, e.Compress)
-	e.buf = b
-	e.flushBuf()
-	return e.err
+	b = appendString(b, ent.Key, compress)
+	return appendString(b, ent.Value, compress)
 }
 
 // Finish writes the EOF opcode and the checksum footer, and flushes.
@@ -198,9 +216,24 @@ func canonicalInt(s []byte) (int64, bool) {
 	if len(s) == 0 || len(s) > 11 {
 		return 0, false
 	}
-	v, err := strconv.ParseInt(string(s), 10, 64)
-	if err != nil || strconv.FormatInt(v, 10) != string(s) {
+	neg := s[0] == '-'
+	digits := s
+	if neg {
+		digits = s[1:]
+	}
+	// Digits only, no leading zero (but "0" itself), no "-0": the forms FormatInt writes.
+	if len(digits) == 0 || digits[0] == '0' && (len(digits) > 1 || neg) {
 		return 0, false
+	}
+	var v int64
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0') // at most 11 digits: no overflow
+	}
+	if neg {
+		v = -v
 	}
 	return v, true
 }
@@ -221,11 +254,8 @@ func appendString(b, s []byte, compress bool) []byte {
 		}
 	}
 	if compress && len(s) > 20 {
-		if c := LZFCompress(s, len(s)-4); c != nil {
-			b = append(b, lenEnc<<6|encLZF)
-			b = appendLen(b, uint64(len(c)))
-			b = appendLen(b, uint64(len(s)))
-			return append(b, c...)
+		if out, ok := appendLZF(b, s, len(s)-4); ok {
+			return out
 		}
 	}
 	return append(appendLen(b, uint64(len(s))), s...)

@@ -1,6 +1,11 @@
 package rdb
 
-import "errors"
+import (
+	"errors"
+	"math/bits"
+	"slices"
+	"sync"
+)
 
 // LZF stream format (liblzf, as used by Redis):
 //
@@ -24,17 +29,42 @@ var ErrLZFCorrupt = errors.New("rdb: corrupt LZF data")
 // LZFCompress compresses in. It returns nil when the result would be longer
 // than maxOut bytes (like liblzf returning 0), or when in is empty.
 func LZFCompress(in []byte, maxOut int) []byte {
-	n := len(in)
-	if n == 0 || maxOut <= 0 {
+	st := lzfStates.Get().(*lzfState)
+	defer lzfStates.Put(st)
+	out, ok := st.compress(nil, in, maxOut)
+	if !ok {
 		return nil
 	}
-	var table [1 << lzfHashLog]int32 // position+1 of the last occurrence; 0 = none
-	out := make([]byte, 0, min(maxOut, n+n/32+2))
+	return out
+}
+
+// lzfState is a compressor's hash table, reused through lzfStates: a table of 64 KiB cleared
+// for every 85-byte value cost more than compressing it.
+type lzfState struct {
+	table [1 << lzfHashLog]int32 // position+1 of the last occurrence; 0 = none
+	out   []byte                 // appendLZF's scratch
+}
+
+var lzfStates = sync.Pool{New: func() any { return new(lzfState) }}
+
+// compress appends in's LZF form to dst and reports whether it took at most maxOut bytes
+// (dst is returned unchanged otherwise). The hash table used is the smallest power of two at
+// least as large as the input, up to 2^lzfHashLog, so that only that part is cleared.
+func (st *lzfState) compress(dst, in []byte, maxOut int) ([]byte, bool) {
+	n := len(in)
+	if n == 0 || maxOut <= 0 {
+		return dst, false
+	}
+	hlog := min(max(bits.Len(uint(n)), 8), lzfHashLog)
+	table := st.table[:1<<hlog]
+	clear(table)
+	base := len(dst)
+	out := dst
 	litStart := 0 // start of the pending literal run in in
 	flushLit := func(end int) bool {
 		for litStart < end {
 			run := min(end-litStart, lzfMaxLit)
-			if len(out)+1+run > maxOut {
+			if len(out)-base+1+run > maxOut {
 				return false
 			}
 			out = append(out, byte(run-1))
@@ -43,9 +73,10 @@ func LZFCompress(in []byte, maxOut int) []byte {
 		}
 		return true
 	}
+	shift := 32 - hlog
 	hash := func(p int) uint32 {
 		v := uint32(in[p])<<16 | uint32(in[p+1])<<8 | uint32(in[p+2])
-		return (v * 2654435761) >> (32 - lzfHashLog)
+		return (v * 2654435761) >> shift
 	}
 	ip := 0
 	for ip+2 < n {
@@ -60,18 +91,18 @@ func LZFCompress(in []byte, maxOut int) []byte {
 				l++
 			}
 			if !flushLit(ip) {
-				return nil
+				return dst, false
 			}
 			off := ip - ref - 1
 			code := l - 2
 			if code < 7 {
-				if len(out)+2 > maxOut {
-					return nil
+				if len(out)-base+2 > maxOut {
+					return dst, false
 				}
 				out = append(out, byte(code<<5|off>>8), byte(off))
 			} else {
-				if len(out)+3 > maxOut {
-					return nil
+				if len(out)-base+3 > maxOut {
+					return dst, false
 				}
 				out = append(out, byte(7<<5|off>>8), byte(code-7), byte(off))
 			}
@@ -87,9 +118,25 @@ func LZFCompress(in []byte, maxOut int) []byte {
 		ip++
 	}
 	if !flushLit(n) {
-		return nil
+		return dst, false
 	}
-	return out
+	return out, true
+}
+
+// appendLZF appends s as RDB's LZF string (the marker, the compressed and the original
+// lengths, the data) when it compresses to at most maxOut bytes, and reports whether it did.
+func appendLZF(b, s []byte, maxOut int) ([]byte, bool) {
+	st := lzfStates.Get().(*lzfState)
+	defer lzfStates.Put(st)
+	c, ok := st.compress(st.out[:0], s, maxOut)
+	st.out = c[:0]
+	if !ok {
+		return b, false
+	}
+	b = append(b, lenEnc<<6|encLZF)
+	b = appendLen(b, uint64(len(c)))
+	b = appendLen(b, uint64(len(s)))
+	return append(b, c...), true
 }
 
 // LZFDecompress decompresses in, which must expand to exactly outLen bytes.
@@ -99,7 +146,21 @@ func LZFDecompress(in []byte, outLen int) ([]byte, error) {
 	if outLen < 0 || outLen/lzfMaxExpand > len(in) {
 		return nil, ErrLZFCorrupt
 	}
-	out := make([]byte, 0, outLen)
+	return decompress(make([]byte, 0, outLen), in, outLen)
+}
+
+// LZFDecompressAppend is LZFDecompress into dst's spare capacity (grown if short): a loader
+// reuses one buffer for every value.
+func LZFDecompressAppend(dst, in []byte, outLen int) ([]byte, error) {
+	if outLen < 0 || outLen/lzfMaxExpand > len(in) {
+		return nil, ErrLZFCorrupt
+	}
+	out, err := decompress(slices.Grow(dst[:0], outLen), in, outLen)
+	return out, err
+}
+
+// decompress appends the decompressed bytes to out, which is empty.
+func decompress(out, in []byte, outLen int) ([]byte, error) {
 	ip := 0
 	for ip < len(in) {
 		ctrl := int(in[ip])
@@ -130,8 +191,12 @@ func LZFDecompress(in []byte, outLen int) ([]byte, error) {
 		if ref < 0 || len(out)+l > outLen {
 			return nil, ErrLZFCorrupt
 		}
-		for k := 0; k < l; k++ { // byte by byte: the source may overlap
-			out = append(out, out[ref+k])
+		if ref+l <= len(out) {
+			out = append(out, out[ref:ref+l]...)
+		} else {
+			for k := 0; k < l; k++ { // byte by byte: the source overlaps what is written
+				out = append(out, out[ref+k])
+			}
 		}
 	}
 	if len(out) != outLen {

@@ -21,6 +21,9 @@ func (w *Writer) SimpleBytes(b []byte) {
 	w.buf = append(w.buf, '\r', '\n')
 }
 
+// Raw appends bytes already encoded, or not RESP at all (a SYNC's RDB payload).
+func (w *Writer) Raw(p []byte) { w.buf = append(w.buf, p...) }
+
 // OK writes +OK.
 func (w *Writer) OK() { w.buf = append(w.buf, "+OK\r\n"...) }
 

@@ -14,24 +14,26 @@ import (
 // family/serverfamily, INFO in its file, DEBUG in its.
 func serverCommands() []*command.Command {
 	return []*command.Command{
-		{Name: "shutdown", Handler: clientCommand(shutdownCommand)},
+		{Name: "shutdown", Locking: command.LockNone, Handler: clientCommand(shutdownCommand)},
 	}
 }
 
 // shutdownCommand: SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE] [ABORT]. There is no replica to wait
-// for, and ABORT never finds a shutdown in progress. SAVE asks for a snapshot that kvserver
-// cannot write yet: it fails as Redis's SHUTDOWN does when its save fails (the error, a log
-// line, the server goes on) rather than exit as if the data were saved. Success closes every
-// connection without a reply; the process exits 0.
+// for, and ABORT never finds a shutdown in progress. The save (SAVE, or by default when save
+// points exist) is made with every shard locked (ShutdownSave); when it fails the reply is
+// Redis's error and the server goes on, unless FORCE. Success closes every connection without
+// a reply; the process exits 0.
 func shutdownCommand(c *client, args querybuf.Args) {
-	abort, save, nosave, other := false, false, false, false
+	abort, save, nosave, force, other := false, false, false, false, false
 	for i := 1; i < args.Len(); i++ {
 		switch a := args.Arg(i); {
 		case conv.EqFold(a, "nosave"):
 			nosave = true
 		case conv.EqFold(a, "save"):
 			save = true
-		case conv.EqFold(a, "now"), conv.EqFold(a, "force"):
+		case conv.EqFold(a, "force"):
+			force = true
+		case conv.EqFold(a, "now"):
 			other = true
 		case conv.EqFold(a, "abort"):
 			abort = true
@@ -41,7 +43,7 @@ func shutdownCommand(c *client, args querybuf.Args) {
 		}
 	}
 	// ABORT takes no other flag, and SAVE and NOSAVE exclude each other.
-	if abort && (save || nosave || other) || save && nosave {
+	if abort && (save || nosave || force || other) || save && nosave {
 		c.w.Error(replyerr.Syntax.Error())
 		return
 	}
@@ -49,12 +51,13 @@ func shutdownCommand(c *client, args querybuf.Args) {
 		c.w.Error("ERR No shutdown in progress.")
 		return
 	}
-	if save {
-		c.srv.log.Warn("SHUTDOWN SAVE refused: kvserver has no persistence yet, so nothing can be saved", zap.Int64("client", c.id))
-		c.w.Error("ERR Errors trying to SHUTDOWN. Check logs.")
-		return
-	}
 	c.srv.log.Info("User requested shutdown...", zap.Int64("client", c.id))
+	if c.srv.ShouldSaveOnShutdown(save, nosave) {
+		if err := c.srv.ShutdownSave(); err != nil && !force {
+			c.w.Error(errShutdownSave.Error())
+			return
+		}
+	}
 	c.closeAfterReply = true
 	go c.srv.Shutdown()
 }

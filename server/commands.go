@@ -4,6 +4,7 @@ import (
 	"github.com/kvserver/kvserver/command"
 	"github.com/kvserver/kvserver/family/debugfamily"
 	"github.com/kvserver/kvserver/family/keyfamily"
+	"github.com/kvserver/kvserver/family/persistfamily"
 	"github.com/kvserver/kvserver/family/serverfamily"
 	"github.com/kvserver/kvserver/family/stringfamily"
 	"github.com/kvserver/kvserver/info"
@@ -18,9 +19,11 @@ func (s *Server) commandFamilies() [][]*command.Command {
 	return [][]*command.Command{
 		connectionCommands(),
 		stringfamily.Commands(),
-		keyfamily.Commands(),
+		s.keyCommands(),
 		serverCommands(),
+		syncCommands(),
 		serverfamily.Commands(serverHost{s}),
+		persistfamily.Commands(s.persist),
 		info.Commands((*infoSource)(s)),
 		authCommands(),
 		debugfamily.Commands(debugHooks{s}),
@@ -39,4 +42,26 @@ func clientCommand(fn func(c *client, args querybuf.Args)) command.Handler {
 		fn(c, ctx.Args)
 		ctx.DB = c.db
 	}
+}
+
+// keyCommands is the keyspace family, with FLUSHALL followed by what Redis 7 does after it
+// (persist.FlushedAll, under FLUSHALL's locks): a running BGSAVE is cancelled, and while save
+// points exist the emptied dataset is saved, so that a restart does not bring back what was
+// flushed.
+func (s *Server) keyCommands() []*command.Command {
+	rows := keyfamily.Commands()
+	for _, r := range rows {
+		if r.Name != "flushall" {
+			continue
+		}
+		flush := r.Handler
+		r.Handler = func(ctx *command.Ctx) {
+			start := ctx.W.Len()
+			flush(ctx)
+			if b := ctx.W.Bytes(); len(b) > start && b[start] == '+' {
+				s.persist.FlushedAll()
+			}
+		}
+	}
+	return rows
 }

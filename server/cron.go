@@ -94,6 +94,9 @@ func (s *Server) cronTick(now time.Time) {
 	s.keyspaceCron()
 	s.evictionCron()
 	s.evictClientsCron()
+	if !s.persist.Loading() {
+		s.persist.Cron(now)
+	}
 	if used := s.usedMemory(); used > s.stats.usedMemoryPeak.Load() {
 		s.stats.usedMemoryPeak.Store(used)
 	}

@@ -69,6 +69,19 @@ type debugHooks struct{ s *Server }
 
 var _ debugfamily.Server = debugHooks{}
 
+// SaveLocked saves with every shard locked by the calling command (DEBUG RELOAD).
+func (h debugHooks) SaveLocked() error { return h.s.persist.SaveHeld() }
+
+// LoadLocked loads dbfilename with every shard locked by the calling command (DEBUG RELOAD);
+// merge replaces keys that exist.
+func (h debugHooks) LoadLocked(merge bool) error {
+	_, err := h.s.persist.LoadFile(h.s.persistSettings().Path(), true, merge)
+	if err != nil {
+		h.s.log.Warn("DEBUG RELOAD: " + err.Error())
+	}
+	return err
+}
+
 // Sleep is DEBUG SLEEP's: Options.Sleep when a test gave one (a fake clock advances), else a
 // timer that the shutdown cuts short when it stops waiting for running commands (Abandon). A
 // shutdown waits for it until then, up to shutdown-timeout, as for any command in progress.

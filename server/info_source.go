@@ -1,6 +1,7 @@
 package server
 
 import (
+	"github.com/kvserver/kvserver/persist"
 	"time"
 
 	"github.com/kvserver/kvserver/info"
@@ -120,3 +121,6 @@ func (src *infoSource) Hooks() info.Hooks {
 		},
 	}
 }
+
+// Persistence is # Persistence's figures, from the persister.
+func (src *infoSource) Persistence() persist.Stats { return src.persist.Stats() }

@@ -22,6 +22,7 @@ import (
 	"github.com/kvserver/kvserver/info"
 	"github.com/kvserver/kvserver/keyspace"
 	"github.com/kvserver/kvserver/logging"
+	"github.com/kvserver/kvserver/persist"
 	"github.com/kvserver/kvserver/querybuf"
 )
 
@@ -58,7 +59,10 @@ type Server struct {
 	ks       *keyspace.Keyspace
 	cmds     *command.Table
 	pipeline command.Pipeline
-	evictor  *evict.Evictor // the memory limit (memory_limit.go)
+	evictor  *evict.Evictor     // the memory limit (memory_limit.go)
+	persist  *persist.Persister // saves and loads (persistence.go)
+	// replConfs holds what clients declared with REPLCONF, by client id (cmd_sync.go).
+	replConfs sync.Map
 	// outputLimit is client-output-buffer-limit's normal class (output_limit.go).
 	outputLimit atomic.Pointer[outputLimit]
 	started     time.Time
@@ -178,8 +182,9 @@ func New(opts Options) (*Server, error) {
 	s.cron.nowMs.Store(time.Now().UnixMilli()) // the cron keeps it from its first tick
 	s.mu.clients = make(map[int64]*client)
 	s.observe = newObserveState()
-	s.cmds = command.New(s.commandFamilies()...)
 	s.pipeline = command.Pipeline{KS: ks, OnPanic: s.logCommandPanic}
+	s.startPersistence()
+	s.cmds = command.New(s.commandFamilies()...)
 	s.startObserving()
 	if err := s.applyRenames(); err != nil {
 		ks.Close()
@@ -246,6 +251,7 @@ func (s *Server) refreshParserLimits() querybuf.Limits {
 
 // Start listens on every configured address (listen.go has the rules) and starts serving.
 func (s *Server) Start() error {
+	s.expectLoad()
 	if err := s.openListeners(); err != nil {
 		return err
 	}
@@ -272,6 +278,7 @@ func (s *Server) Done() <-chan struct{} { return s.done }
 
 // removeClient forgets a closed client.
 func (s *Server) removeClient(c *client) {
+	s.replConfs.Delete(c.id)
 	s.mu.Lock()
 	if _, ok := s.mu.clients[c.id]; ok {
 		delete(s.mu.clients, c.id)
@@ -330,6 +337,7 @@ func (s *Server) Close() {
 	s.loopsRunning.Wait()
 	s.closeReadinessLoops()
 	s.evictor.Close() // the background eviction uses the keyspace
+	s.persist.Close() // so does a background save
 	s.ks.Close()
 	s.clientArena.Close()
 }

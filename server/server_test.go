@@ -23,7 +23,8 @@ func startInProcess(t *testing.T, directives ...[]string) (*Server, *redis.Clien
 	cfg := config.New()
 	// port 0 is no TCP listener at all (as in Redis): take a port that was free a moment ago.
 	port := freePort(t)
-	base := [][]string{{"port", strconv.Itoa(port)}, {"bind", "127.0.0.1"}, {"hz", "100"}, {"enable-debug-command", "yes"}}
+	base := [][]string{{"port", strconv.Itoa(port)}, {"bind", "127.0.0.1"}, {"hz", "100"}, {"enable-debug-command", "yes"},
+		{"save", ""}}
 	if err := cfg.Load(append(base, directives...)); err != nil {
 		t.Fatal(err)
 	}

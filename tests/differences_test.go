@@ -4,10 +4,6 @@ package tests
 // runs against (KVSERVER_TARGET=redis), kept in one place. Differences of 7.2 from 7.0.15 in the
 // data-driven command files are marked there with "kvserver-only" / "redis-only" blocks.
 
-// shutdownSaveExits: SHUTDOWN SAVE writes a snapshot and exits in Redis; kvserver has no
-// persistence yet and refuses it as Redis refuses a SHUTDOWN whose save fails.
-func shutdownSaveExits() bool { return targetRedis }
-
 // errShutdownSaveFailed is Redis's reply to a SHUTDOWN whose save failed.
 const errShutdownSaveFailed = "ERR Errors trying to SHUTDOWN. Check logs."
 

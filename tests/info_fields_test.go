@@ -27,12 +27,9 @@ var infoRedisOnly = map[string]string{
 	"allocator_rss_bytes":  "derived from allocator_resident/active",
 	"rss_overhead_ratio":   "derived from allocator_resident",
 	"rss_overhead_bytes":   "derived from allocator_resident",
-	// Persistence is not built: a status would claim a save or a write that never ran, and
-	// the dirty counter comes with persistence.
-	"rdb_last_bgsave_status":      "no save ever ran: \"ok\" would claim one",
-	"aof_last_bgrewrite_status":   "no AOF rewrite ever ran: \"ok\" would claim one",
-	"aof_last_write_status":       "no AOF write ever ran: \"ok\" would claim one",
-	"rdb_changes_since_last_save": "no dirty counter until persistence",
+	// There is no append-only file: a status would claim a write that never ran.
+	"aof_last_bgrewrite_status": "no AOF rewrite ever ran: \"ok\" would claim one",
+	"aof_last_write_status":     "no AOF write ever ran: \"ok\" would claim one",
 	// Stats.
 	"expired_stale_perc": "the TTL index finds due keys exactly: no sampled estimate",
 	// CPU: commands run on many threads, none of them a main thread.

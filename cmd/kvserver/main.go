@@ -96,6 +96,9 @@ func run(args []string) int {
 	}
 	log.Info(fmt.Sprintf("Running mode=standalone, port=%d.", cfg.Port()))
 	log.Warn("Server initialized")
+	if code, stop := loadDataset(log, cfg, srv, sigs); stop {
+		return code
+	}
 	if cfg.Port() != 0 {
 		log.Info("Ready to accept connections tcp", zap.Strings("addresses", srv.Addrs()))
 	}
@@ -110,6 +113,25 @@ func run(args []string) int {
 		}
 	}
 	return awaitShutdown(log, cfg, srv, sigs)
+}
+
+// loadDataset loads the snapshot file while the server answers -LOADING. A file that cannot be
+// loaded whole stops the server with status 1 (never a partial dataset served as whole). A
+// SIGTERM or SIGINT during the load exits at once, with status 0 and without saving: the
+// dataset is partial. It reports whether main must return, with the exit code.
+func loadDataset(log *logging.Logger, cfg *config.Config, srv *server.Server, sigs <-chan os.Signal) (int, bool) {
+	done := make(chan error, 1)
+	go func() { done <- srv.LoadDataset() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			return startupFailed(log, cfg, err.Error()), true
+		}
+		return 0, false
+	case sig := <-sigs:
+		log.Warn("Received " + signalName(sig) + " while loading the dataset: exiting now, without saving (the dataset is partial)")
+		return 0, true
+	}
 }
 
 // startupFailed reports an error that stops the server once it has a logger: one line on

@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -21,11 +23,18 @@ import (
 // which the exit does anyway. shutdown-timeout 0 does not wait. A second SIGTERM or SIGINT
 // during the wait exits at once with status 1, as Redis's "You insist... exiting now."
 func awaitShutdown(log *logging.Logger, cfg *config.Config, srv *server.Server, sigs <-chan os.Signal) int {
-	select {
-	case sig := <-sigs:
-		log.Warn("Received " + signalName(sig) + " scheduling shutdown...")
-		log.Warn("User requested shutdown...")
-	case <-srv.Done():
+	for waiting := true; waiting; {
+		select {
+		case sig := <-sigs:
+			log.Warn("Received " + signalName(sig) + " scheduling shutdown...")
+			log.Warn("User requested shutdown...")
+			if !signalShutdownSave(log, cfg, srv, sig) {
+				continue
+			}
+			waiting = false
+		case <-srv.Done():
+			waiting = false
+		}
 	}
 	srv.Shutdown()
 
@@ -50,6 +59,27 @@ func awaitShutdown(log *logging.Logger, cfg *config.Config, srv *server.Server, 
 	}
 	log.Warn("kvserver is now ready to exit, bye bye...")
 	return 0
+}
+
+// signalShutdownSave makes the save a SIGTERM or SIGINT asks for (shutdown-on-sigterm,
+// shutdown-on-sigint: default saves when save points exist; save, nosave, force) and reports
+// whether the shutdown goes on. When the save fails without force the server goes on
+// serving, as Redis's does.
+func signalShutdownSave(log *logging.Logger, cfg *config.Config, srv *server.Server, sig os.Signal) bool {
+	name := "shutdown-on-sigterm"
+	if sig == syscall.SIGINT {
+		name = "shutdown-on-sigint"
+	}
+	flags, _ := cfg.Value(name)
+	has := func(f string) bool { return slices.Contains(strings.Fields(flags), f) }
+	if !srv.ShouldSaveOnShutdown(has("save"), has("nosave")) {
+		return true
+	}
+	if err := srv.ShutdownSave(); err != nil && !has("force") {
+		log.Warn(signalName(sig) + " received but errors trying to shut down the server, check the logs for more information")
+		return false
+	}
+	return true
 }
 
 // shutdownTimeout is shutdown-timeout, read when the shutdown begins (CONFIG SET changes it).

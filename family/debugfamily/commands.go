@@ -44,7 +44,8 @@ func debugShards(ctx *command.Ctx, dst []int) []int {
 		for i := 2; i < n; i++ {
 			dst = append(dst, ctx.KS.ShardFor(args.Arg(i)))
 		}
-	case n == 2 && conv.EqFold(sub, "digest"), n >= 3 && n <= 5 && conv.EqFold(sub, "populate"):
+	case n == 2 && conv.EqFold(sub, "digest"), n >= 3 && n <= 5 && conv.EqFold(sub, "populate"),
+		conv.EqFold(sub, "reload"):
 		for i := range ctx.KS.NumShards() {
 			dst = append(dst, i)
 		}

@@ -35,6 +35,8 @@ func (f *family) debugCommand(ctx *command.Ctx) {
 		debugPopulateCommand(ctx)
 	case conv.EqFold(sub, "protocol") && n == 3:
 		debugProtocolCommand(ctx)
+	case conv.EqFold(sub, "reload"):
+		f.debugReload(ctx)
 	case conv.EqFold(sub, "set-active-expire") && n == 3:
 		// Redis's atoi: anything not starting with a non-zero number switches it off.
 		f.srv.SetActiveExpire(atoi(args.Arg(2)) != 0)
@@ -82,4 +84,39 @@ func debugHelp(ctx *command.Ctx) {
 		"PAUSE-CRON <0|1>",
 		"    Stop periodic cron job processing.",
 	})
+}
+
+// debugReload: DEBUG RELOAD [MERGE] [NOFLUSH] [NOSAVE] — save the dataset (unless NOSAVE),
+// empty it (unless NOFLUSH) and load the file again, replacing keys that exist with MERGE
+// (else such a key fails the load), every shard locked throughout (debugShards), as Redis's is
+// synchronous. Its errors are Redis's.
+func (f *family) debugReload(ctx *command.Ctx) {
+	save, flush, merge := true, true, false
+	for i := 2; i < ctx.Args.Len(); i++ {
+		switch a := ctx.Args.Arg(i); {
+		case conv.EqFold(a, "nosave"):
+			save = false
+		case conv.EqFold(a, "noflush"):
+			flush = false
+		case conv.EqFold(a, "merge"):
+			merge = true
+		default:
+			ctx.W.Error("ERR DEBUG RELOAD only supports the MERGE, NOFLUSH and NOSAVE options.")
+			return
+		}
+	}
+	if save {
+		if err := f.srv.SaveLocked(); err != nil {
+			ctx.W.Error("ERR") // Redis's bare shared.err; the log says why
+			return
+		}
+	}
+	if flush {
+		ctx.KS.FlushAllLocked()
+	}
+	if err := f.srv.LoadLocked(merge); err != nil {
+		ctx.W.Error("ERR Error trying to load the RDB dump")
+		return
+	}
+	ctx.W.OK()
 }

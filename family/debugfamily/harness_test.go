@@ -34,6 +34,7 @@ type fakeServer struct {
 	replIDs      int
 	mem          ServerMemory
 	clientArena  *alloc.Arena
+	saves, loads int
 }
 
 func (s *fakeServer) Sleep(d time.Duration)   { s.slept = append(s.slept, d) }
@@ -45,6 +46,8 @@ func (s *fakeServer) Memory() ServerMemory    { return s.mem }
 func (s *fakeServer) WithClientArena(fn func(a *alloc.Arena)) {
 	fn(s.clientArena)
 }
+func (s *fakeServer) SaveLocked() error     { s.saves++; return nil }
+func (s *fakeServer) LoadLocked(bool) error { s.loads++; return nil }
 
 // world is a keyspace with a fake clock, the family's table with a few rows of other families,
 // a pipeline and the fake server.

@@ -29,6 +29,12 @@ type Server interface {
 	// WithClientArena runs fn with the clients' arena under the lock that serialises it
 	// (MEMORY MALLOC-STATS reads its span headers).
 	WithClientArena(fn func(a *alloc.Arena))
+	// SaveLocked writes the snapshot file while the caller holds every shard's lock (DEBUG
+	// RELOAD); it fails while a background save runs.
+	SaveLocked() error
+	// LoadLocked loads the snapshot file into the keyspace while the caller holds every
+	// shard's lock (DEBUG RELOAD); merge replaces keys that exist instead of failing.
+	LoadLocked(merge bool) error
 }
 
 // ServerMemory are the server's own memory figures, in bytes.

@@ -1,0 +1,17 @@
+// Package persist saves the keyspace as Redis's RDB file and loads it back: SAVE, BGSAVE, the
+// save points, the snapshot a shutdown writes, and loading at start-up (DESIGN §7).
+//
+// A save is a point-in-time snapshot without fork (package keyspace, snapshot.go): every shard
+// starts it at one instant under all locks, then walker goroutines — one per core — encode each
+// shard's records a few hundred at a time, releasing the shard's lock between steps, while a
+// write that reaches a record before its walker has it writes the record first. One writer
+// goroutine puts the walkers' chunks into the file in arrival order, through the CRC-64, to a
+// temporary file that is synced and renamed over dbfilename only when whole (Redis's
+// rdbSave). The chunks of different shards interleave: each starts with its database's SELECTDB,
+// which Redis's loader accepts anywhere.
+//
+// Loading decodes the file in one goroutine and inserts in several, each owning a fixed subset
+// of the shards, so that no two inserters share a lock. A file that cannot be loaded whole — a
+// corrupt or truncated one, a bad checksum, a type kvserver does not have — is an error: the
+// server stops rather than serve part of a dataset.
+package persist
