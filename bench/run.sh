@@ -14,17 +14,21 @@
 #   3  RSS per connection: idle after a PING, and holding part of a large SET
 #   4  GET latency against key count, open loop (bench/loadgen)
 #   5  bytes per key against value size, drawn by bench/chart
+#   6  persistence (issue 18): BGSAVE and start-up load of 10,000,000 keys; peak memory during a
+#      BGSAVE of 5,000,000 keys under a redis-benchmark SET load; SET/GET latency (bench/loadgen)
+#      with and without a BGSAVE under that load — bench/persist drives the saves. Heavy: 3
+#      rounds (P_ROUNDS), servers restarted for each
 #
 # Environment (defaults in parentheses; QUICK=1 lowers the counts for a ~2-minute smoke test):
 #   ROUNDS (5)            rounds per measurement; figures that count need at least 5
-#   ONLY ("1 2 3 4 5")    which measurements to run
+#   ONLY ("1 2 3 4 5 6")  which measurements to run
 #   KVSERVER (build it)   run this binary as the kvserver side, e.g. /usr/bin/redis-server to
 #                         check the script itself
 #   OUT (BENCHMARKS.md)   report path; CHART (bench/bytes-per-key.svg) chart path
 #   KEEP=1                keep the work directory (server logs, raw results) in /tmp
 #   SERVER_ARGS ("")      more directives for both servers, e.g. "--maxmemory 8gb
 #                         --maxmemory-policy allkeys-lru": the memory limit set but not reached
-# and the counts below (TP_N1, TP_N16, MEM_KEYS, IDLE_CONNS, LAT_RATE, …).
+# and the counts below (TP_N1, TP_N16, MEM_KEYS, IDLE_CONNS, LAT_RATE, P_ROUNDS, SAVE_KEYS, …).
 set -euo pipefail
 
 # How the run was asked for, before the defaults below fill the variables in.
@@ -37,9 +41,10 @@ if [ "$QUICK" = 1 ]; then
   : "${ROUNDS:=2}" "${TP_N1:=20000}" "${TP_N16:=200000}" "${MEM_KEYS:=200000}"
   : "${IDLE_CONNS:=2000}" "${PARTIAL_CONNS:=200}" "${CONN_SETTLE:=2}"
   : "${LAT_BIG:=200000}" "${LAT_SECS:=3}" "${LAT_SETTLE:=1}" "${CHART_KEYS:=20000}" "${CHART_STEP:=64}"
+  : "${SAVE_KEYS:=500000}" "${COW_KEYS:=300000}" "${SAVE_LAT_SECS:=3}"
 fi
 ROUNDS=${ROUNDS:-5}
-ONLY=${ONLY:-1 2 3 4 5}
+ONLY=${ONLY:-1 2 3 4 5 6}
 SERVER_ARGS=${SERVER_ARGS:-}
 TP_N1=${TP_N1:-300000}          # requests per redis-benchmark run at -P 1 (a few seconds each)
 TP_N16=${TP_N16:-2000000}       # … and at -P 16
@@ -58,7 +63,16 @@ LAT_BIG=${LAT_BIG:-10000000}
 LAT_SETTLE=${LAT_SETTLE:-5}     # seconds after loading, for Redis's incremental rehash to finish
 CHART_KEYS=${CHART_KEYS:-200000}
 CHART_STEP=${CHART_STEP:-8}     # value sizes 8, 8+step, … 512; keys of 16 bytes
-VALUE=85                        # value size of items 1, 2 and 4
+P_ROUNDS=${P_ROUNDS:-$((ROUNDS < 3 ? ROUNDS : 3))} # rounds of item 6, which takes ~3 min per round
+SAVE_KEYS=${SAVE_KEYS:-10000000} # 6a: keys saved and loaded (18-byte keys, 85-byte values)
+COW_KEYS=${COW_KEYS:-5000000}   # 6b, 6c: keys preloaded and overwritten by the SET load
+COW_CLIENTS=50                  # the SET load: redis-benchmark -c 50 -P 16, until stopped
+COW_PIPE=16
+COW_SETTLE=${COW_SETTLE:-2}     # seconds of SET load before measuring
+SAVE_LAT_RATE=${SAVE_LAT_RATE:-5000} # 6c: loadgen's SETs and GETs (half each) per second …
+SAVE_LAT_CONNS=${SAVE_LAT_CONNS:-4}  # … over this many connections …
+SAVE_LAT_SECS=${SAVE_LAT_SECS:-10}   # … for this long without a save (the first second warmup)
+VALUE=85                        # value size of items 1, 2, 4 and 6
 OUT=${OUT:-$ROOT/BENCHMARKS.md}
 CHART=${CHART:-$ROOT/bench/bytes-per-key.svg}
 TICKS=$(getconf CLK_TCK)
@@ -100,18 +114,28 @@ alive() {
   [ -n "$state" ] && [ "$state" != Z ]
 }
 
-# start_server starts side's server on a free port and waits for PONG, setting PID and PORT.
-# It checks every step itself so that callers may test it with if.
+# launch starts side's server on port in the background, with further directives if given,
+# setting PID and PORT; it does not wait. The log, $WORK/side-port.log, is appended to.
+launch() {
+  local side=$1 port=$2
+  shift 2
+  (cd "$WORK" && exec "${BIN[$side]}" --port "$port" --bind 127.0.0.1 --maxclients 20000 \
+    --save "" --appendonly no $SERVER_ARGS "$@") >>"$WORK/$side-$port.log" 2>&1 </dev/null 3>&- &
+  LIVE[$!]=1
+  PID[$side]=$! PORT[$side]=$port
+}
+
+# start_server starts side's server on a free port, with further directives if given, and
+# waits for PONG, setting PID and PORT. It checks every step itself so that callers may test it
+# with if.
 start_server() {
   local side=$1 port log pid
+  shift
   for _ in 1 2 3; do # a port taken between the check and the bind: try another
     port=$(free_port) || return 1
     log=$WORK/$side-$port.log
-    (cd "$WORK" && exec "${BIN[$side]}" --port "$port" --bind 127.0.0.1 --maxclients 20000 \
-      --save "" --appendonly no $SERVER_ARGS) >"$log" 2>&1 </dev/null 3>&- &
-    pid=$!
-    LIVE[$pid]=1
-    PID[$side]=$pid PORT[$side]=$port
+    launch "$side" "$port" "$@"
+    pid=${PID[$side]}
     for _ in $(seq 500); do
       [ "$(timeout 10 redis-cli -p "$port" PING 2>/dev/null)" = PONG ] && return 0
       alive "$pid" || break
@@ -425,6 +449,143 @@ measure_chart() {
   done
 }
 
+# field prints the value of key=value in a helper's output line, failing when there is none.
+field() {
+  local v
+  v=$(tr ' ' '\n' <<<"$2" | sed -n "s/^$1=//p")
+  [ -n "$v" ] || { echo "no $1= in: $2" >&2; return 1; }
+  echo "$v"
+}
+
+# mb prints bytes in MB (10^6) with one decimal.
+mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1e6 }'; }
+
+# check_rdbcompression fails unless the server compresses its dumps, as Redis does by default.
+check_rdbcompression() {
+  local v
+  v=$(timeout 30 redis-cli -p "${PORT[$1]}" CONFIG GET rdbcompression | tail -n 1)
+  [ "$v" = yes ] || { echo "${NAME[$1]}: CONFIG GET rdbcompression is '$v', not yes" >&2; return 1; }
+}
+
+# save_round (6a) loads SAVE_KEYS keys into a fresh server, times a BGSAVE, restarts the server
+# on the file and times the load from exec to the first PING not answered -LOADING, then checks
+# DBSIZE. Only one side's dataset is in memory at a time.
+save_round() {
+  local side=$1 r=$2 dir=$WORK/rdb-$1 out port t0 save load size n busy
+  rm -rf "$dir" && mkdir -p "$dir"
+  start_server "$side" --dir "$dir" --dbfilename dump.rdb
+  port=${PORT[$side]}
+  check_rdbcompression "$side"
+  load_keys "$side" "$SAVE_KEYS" 14 "$VALUE"
+  out=$(timeout 1800 "$HELPERS/persist" bgsave -addr "127.0.0.1:$port")
+  save=$(field save_s "$out")
+  size=$(stat -c %s "$dir/dump.rdb")
+  stop_server "$side"
+  t0=$(date +%s%N)
+  launch "$side" "$port" --dir "$dir" --dbfilename dump.rdb
+  out=$(timeout 1800 "$HELPERS/persist" load -addr "127.0.0.1:$port" -pid "${PID[$side]}" -since "$t0")
+  load=$(field load_s "$out") busy=$(field loading_replies "$out")
+  n=$(timeout 30 redis-cli -p "$port" DBSIZE)
+  stop_server "$side"
+  rm -rf "$dir"
+  [ "$n" = "$SAVE_KEYS" ] || { echo "${NAME[$side]}: DBSIZE $n after loading the dump of $SAVE_KEYS keys" >&2; return 1; }
+  record p_save_s "$side" "$r" "$save"
+  record p_load_s "$side" "$r" "$load"
+  record p_rdb_mb "$side" "$r" "$(mb "$size")"
+  say "  ${NAME[$side]}: BGSAVE $save s, load $load s ($busy PINGs answered -LOADING meanwhile), dump.rdb $(mb "$size") MB"
+}
+
+# cow_round (6b, 6c) preloads COW_KEYS keys into a fresh server and starts redis-benchmark
+# overwriting them (SET -P 16, until stopped). Under that load it measures SET/GET latency with
+# bench/loadgen for SAVE_LAT_SECS, then runs a BGSAVE (bench/persist sampling memory every 10 ms)
+# while loadgen -window measures the requests meant to be sent during the save.
+cow_round() {
+  local side=$1 r=$2 dir=$WORK/rdb-$1 port pid bench lg out c0 c1 t0 t1 before peak q kind
+  rm -rf "$dir" && mkdir -p "$dir"
+  start_server "$side" --dir "$dir" --dbfilename dump.rdb
+  port=${PORT[$side]} pid=${PID[$side]}
+  load_keys "$side" "$COW_KEYS" 12 "$VALUE"
+  timeout 1800 redis-benchmark -p "$port" -c "$COW_CLIENTS" -P "$COW_PIPE" -d "$VALUE" -r "$COW_KEYS" \
+    -n 2000000000 -t set -q >/dev/null 2>&1 &
+  bench=$!
+  sleep "$COW_SETTLE"
+
+  # Without a save.
+  c0=$(info_field "$port" stats total_commands_processed) t0=$(date +%s%N)
+  out=$(timeout $((SAVE_LAT_SECS + 60)) "$HELPERS/loadgen" -addr "127.0.0.1:$port" -keys "$COW_KEYS" \
+    -set-pct 50 -value "$VALUE" -rate "$SAVE_LAT_RATE" -conns "$SAVE_LAT_CONNS" -duration "${SAVE_LAT_SECS}s" -warmup 1s)
+  c1=$(info_field "$port" stats total_commands_processed) t1=$(date +%s%N)
+  say "  ${NAME[$side]}, no save: $out"
+  for q in get_p50 get_p99 set_p50 set_p99 sendlag_p99; do
+    record "p_lat_${q}_nosave" "$side" "$r" "$(field "${q}_us" "$out")"
+  done
+  record p_cow_cmds_nosave "$side" "$r" "$(awk -v c="$((c1 - c0))" -v t="$((t1 - t0))" 'BEGIN { printf "%.0f", c * 1e9 / t }')"
+
+  # During a BGSAVE.
+  alive "$bench" || { echo "the SET load (redis-benchmark) ended early" >&2; return 1; }
+  "$HELPERS/loadgen" -addr "127.0.0.1:$port" -keys "$COW_KEYS" -set-pct 50 -value "$VALUE" \
+    -rate "$SAVE_LAT_RATE" -conns "$SAVE_LAT_CONNS" -duration 1800s -window >"$WORK/loadgen.out" &
+  lg=$!
+  if ! out=$(timeout 1800 "$HELPERS/persist" bgsave -addr "127.0.0.1:$port" -pid "$pid" -before 1s -notify "$lg"); then
+    kill -TERM "$lg" 2>/dev/null || true
+    wait "$lg" 2>/dev/null || true
+    return 1
+  fi
+  wait "$lg" || { echo "loadgen -window failed" >&2; return 1; }
+  alive "$bench" || { echo "the SET load (redis-benchmark) ended before the save did" >&2; return 1; }
+  kill -TERM "$bench" 2>/dev/null || true
+  wait "$bench" 2>/dev/null || true
+  stop_server "$side"
+  rm -rf "$dir"
+
+  say "  ${NAME[$side]}, BGSAVE: $out"
+  before=$(field rss_before "$out") peak=$(field rss_peak "$out")
+  record p_cow_save_s "$side" "$r" "$(field save_s "$out")"
+  record p_cow_cmds_save "$side" "$r" "$(field cmds_per_s "$out")"
+  record p_cow_before_mb "$side" "$r" "$(mb "$before")"
+  record p_cow_peak_mb "$side" "$r" "$(mb "$peak")"
+  record p_cow_growth "$side" "$r" "$(awk -v a="$peak" -v b="$before" 'BEGIN { printf "%.3f", a / b }')"
+  record p_cow_child_mb "$side" "$r" "$(mb "$(field children_dirty_peak "$out")")"
+  q=$(field rdb_last_cow_size "$out")
+  [ "$q" = -1 ] || record p_cow_cowsize_mb "$side" "$r" "$(mb "$q")"
+  out=$(cat "$WORK/loadgen.out")
+  say "  ${NAME[$side]}, during the save: $out"
+  for q in get_p50 get_p99 set_p50 set_p99 sendlag_p99; do
+    record "p_lat_${q}_save" "$side" "$r" "$(field "${q}_us" "$out")"
+  done
+  for kind in get set; do
+    record "p_lat_${kind}_p99_growth" "$side" "$r" "$(awk -v a="$(field "${kind}_p99_us" "$out")" \
+      -v b="$(median_round "p_lat_${kind}_p99_nosave" "$side" "$r")" 'BEGIN { if (b > 0) printf "%.2f", a / b }')"
+  done
+}
+
+# median_round prints a metric's figure for one side and round.
+median_round() { awk -F'\t' -v m="$1" -v s="$2" -v r="$3" '$1 == m && $2 == s && $3 == r { print $4 }' "$RESULTS"; }
+
+measure_persist() {
+  local r side
+  say "6a. BGSAVE and load at start-up: $(commas "$SAVE_KEYS") keys of 18 bytes, $VALUE-byte values, $P_ROUNDS rounds"
+  note_cmd "$HELPERS/persist bgsave -addr 127.0.0.1:\$PORT   # after loading $SAVE_KEYS keys (respgen -width 14) into a server started with --dir \$DIR --dbfilename dump.rdb"
+  note_cmd "$HELPERS/persist load -addr 127.0.0.1:\$PORT -pid \$PID -since \$START_NS   # the server restarted on \$DIR/dump.rdb; then DBSIZE"
+  for r in $(seq "$P_ROUNDS"); do
+    say "round $r/$P_ROUNDS"
+    for side in "${SIDES[@]}"; do
+      attempt "BGSAVE and load of $SAVE_KEYS keys, ${NAME[$side]}, round $r" save_round "$side" "$r"
+    done
+  done
+  say "6b, 6c. BGSAVE of $(commas "$COW_KEYS") keys under a SET load: memory, SET/GET latency with and without it"
+  note_cmd "redis-benchmark -p \$PORT -c $COW_CLIENTS -P $COW_PIPE -d $VALUE -r $COW_KEYS -n 2000000000 -t set -q   # the SET load, after loading $COW_KEYS keys (respgen -width 12); stopped after the save"
+  note_cmd "$HELPERS/loadgen -addr 127.0.0.1:\$PORT -keys $COW_KEYS -set-pct 50 -value $VALUE -rate $SAVE_LAT_RATE -conns $SAVE_LAT_CONNS -duration ${SAVE_LAT_SECS}s -warmup 1s   # without a save"
+  note_cmd "$HELPERS/loadgen -addr 127.0.0.1:\$PORT -keys $COW_KEYS -set-pct 50 -value $VALUE -rate $SAVE_LAT_RATE -conns $SAVE_LAT_CONNS -duration 1800s -window &   # during the save:"
+  note_cmd "$HELPERS/persist bgsave -addr 127.0.0.1:\$PORT -pid \$PID -before 1s -notify \$LOADGEN_PID"
+  for r in $(seq "$P_ROUNDS"); do
+    say "round $r/$P_ROUNDS"
+    for side in "${SIDES[@]}"; do
+      attempt "BGSAVE under a SET load, ${NAME[$side]}, round $r" cow_round "$side" "$r"
+    done
+  done
+}
+
 # ---- report --------------------------------------------------------------------------------
 
 # median prints the median of a metric's rounds for a side, or nothing.
@@ -454,7 +615,7 @@ commas() { fmt_num int "$1"; }
 ROWS=()
 row() { ROWS+=("$1|$2|$3"); }
 define_rows() {
-  local t test p n up
+  local t test p n up kind q
   for t in "${TP_TESTS[@]}"; do
     read -r test p n <<<"$t"
     up=${test^^}
@@ -476,6 +637,28 @@ define_rows() {
     row "lat_${size}_sendlag_p99" f1 "loadgen's own lateness sending, p99, $(commas "$n") keys, µs"
   done
   row lat_growth f2 "GET p99.9 with $(commas "$LAT_BIG") keys ÷ with $(commas "$LAT_SMALL") keys"
+  n=$(commas "$SAVE_KEYS")
+  row p_save_s f2 "BGSAVE of $n keys, s, command to completion (target ≤ 1.0× Redis)"
+  row p_load_s f2 "Load of that dump.rdb at start-up, s, exec to the first PING not -LOADING (target ≤ 1.0× Redis)"
+  row p_rdb_mb f1 "dump.rdb of $n keys, MB"
+  n=$(commas "$COW_KEYS")
+  row p_cow_before_mb int "RSS just before BGSAVE, $n keys under the SET load, MB"
+  row p_cow_peak_mb int "Peak memory during that BGSAVE, MB (RSS; Redis: parent's RSS + child's Private_Dirty)"
+  row p_cow_growth f2 "Peak memory during BGSAVE ÷ just before (target for kvserver ≤ 1.10)"
+  row p_cow_child_mb int "… of which the fork child's Private_Dirty at its peak, MB"
+  row p_cow_cowsize_mb int "rdb_last_cow_size after that BGSAVE, MB"
+  row p_cow_save_s f2 "BGSAVE of $n keys under the SET load, s"
+  row p_cow_cmds_nosave int "Commands/s processed under the SET load, no save"
+  row p_cow_cmds_save int "Commands/s processed under the SET load, during BGSAVE"
+  for kind in set get; do
+    for q in p50 p99; do
+      row "p_lat_${kind}_${q}_nosave" f1 "${kind^^} $q under the SET load, no save, open loop, µs"
+      row "p_lat_${kind}_${q}_save" f1 "${kind^^} $q under the SET load, during BGSAVE, open loop, µs"
+    done
+    row "p_lat_${kind}_p99_growth" f2 "${kind^^} p99 during BGSAVE ÷ without"
+  done
+  row p_lat_sendlag_p99_nosave f1 "loadgen's own lateness sending, p99, SET load, no save, µs"
+  row p_lat_sendlag_p99_save f1 "loadgen's own lateness sending, p99, SET load, during BGSAVE, µs"
 }
 
 # side_median is median, plus the derived latency growth.
@@ -548,7 +731,7 @@ write_report() {
     echo "# Benchmarks: kvserver beside Redis"
     echo
     echo "Written by \`make bench\` (\`bench/run.sh\`) on $(date -u '+%Y-%m-%d %H:%M UTC') in $((elapsed / 60)) min $((elapsed % 60)) s."
-    echo "$ROUNDS rounds, kvserver then Redis in each, servers on loopback with persistence off and"
+    echo "$ROUNDS rounds$(grep -q '^p_' "$RESULTS" && echo " ($P_ROUNDS for persistence)"), kvserver then Redis in each, servers on loopback with persistence off and"
     echo "\`--maxclients 20000\`. Every figure is the median of the rounds; the ratio is kvserver's median over"
     echo "Redis's from this same run. The machine is shared and noisy: compare ratios, not absolute figures"
     echo "across runs."
@@ -568,6 +751,20 @@ write_report() {
     echo "  each request's intended send time; servers restarted and loaded for each key count. The"
     echo "  generator's own lateness in sending (listed with every round below) shows the rounds in which"
     echo "  the machine, not the server, set the tail: run with more ROUNDS when it is busy."
+    if grep -q '^p_' "$RESULTS"; then
+      echo "- Persistence ($P_ROUNDS rounds: each takes minutes): servers started with \`--dir \$DIR --dbfilename dump.rdb\`"
+      echo "  (rdbcompression yes, checked). BGSAVE: \`bench/persist\` sends it and polls INFO persistence every 10 ms"
+      echo "  until \`rdb_bgsave_in_progress:0\` (Redis notices its child's end in its cron, up to 100 ms late);"
+      echo "  load: the server restarted on the file, timed from its start to the first PING answered"
+      echo "  PONG, not -LOADING (polled every 10 ms), then DBSIZE checked. $(commas "$SAVE_KEYS") keys \`key:%014d\`, one"
+      echo "  server's dataset in memory at a time. Under load: $(commas "$COW_KEYS") keys \`key:%012d\` preloaded, then"
+      echo "  \`redis-benchmark -c $COW_CLIENTS -P $COW_PIPE -t set -r $COW_KEYS\` overwriting them throughout; memory sampled"
+      echo "  every 10 ms from /proc: the server's VmRSS plus its children's Private_Dirty (smaps_rollup), that"
+      echo "  is, for Redis the fork child's copy-on-write copies; \"just before\" is a reading taken as BGSAVE is"
+      echo "  sent. Latency: \`bench/loadgen\` SETs and GETs (half each) of those keys at $(commas "$SAVE_LAT_RATE")/s, open loop"
+      echo "  over $SAVE_LAT_CONNS connections, for $SAVE_LAT_SECS s without a save, and with \`-window\` for exactly the span"
+      echo "  of the BGSAVE (\`bench/persist -notify\`). Commands/s count the load's and the probes' commands."
+    fi
     if [ -s "$FAILURES" ]; then
       echo
       echo "## Failures"
@@ -613,6 +810,7 @@ write_report() {
     echo "${BIN[kv]} --port \$PORT --bind 127.0.0.1 --maxclients 20000 --save \"\" --appendonly no $SERVER_ARGS"
     echo "${BIN[redis]} --port \$PORT --bind 127.0.0.1 --maxclients 20000 --save \"\" --appendonly no $SERVER_ARGS"
     echo '```'
+    ! grep -q '^p_' "$RESULTS" || printf '\n(with `--dir $DIR --dbfilename dump.rdb` added for the persistence measurements)\n'
     echo
     echo "Measurements, in the order first run (helpers built from \`bench/\` into \$BIN):"
     echo
@@ -643,8 +841,8 @@ for tool in redis-server redis-cli redis-benchmark; do
 done
 
 HELPERS=$WORK/bin
-say "building the helpers (bench/loadgen, conns, respgen, chart) into $HELPERS"
-$GO build -o "$HELPERS/" ./bench/loadgen ./bench/conns ./bench/respgen ./bench/chart
+say "building the helpers (bench/loadgen, conns, respgen, chart, persist) into $HELPERS"
+$GO build -o "$HELPERS/" ./bench/loadgen ./bench/conns ./bench/respgen ./bench/chart ./bench/persist
 KV_NOTE=
 if [ -n "${KVSERVER:-}" ]; then
   BIN[kv]=$(command -v "$KVSERVER")
@@ -677,6 +875,7 @@ for m in $ONLY; do
     3) measure_conns ;;
     4) measure_latency ;;
     5) measure_chart ;;
+    6) measure_persist ;;
     *) echo "ONLY: unknown measurement $m" >&2; exit 2 ;;
   esac
 done

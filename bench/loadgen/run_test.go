@@ -15,6 +15,13 @@ func TestAppendGet(t *testing.T) {
 	}
 }
 
+func TestAppendSet(t *testing.T) {
+	got := string(appendSet(nil, "key:", 12, 42, []byte("xyz")))
+	if want := "*3\r\n$3\r\nSET\r\n$16\r\nkey:000000000042\r\n$3\r\nxyz\r\n"; got != want {
+		t.Errorf("appendSet = %q, want %q", got, want)
+	}
+}
+
 func TestReadReply(t *testing.T) {
 	br := bufio.NewReader(strings.NewReader("$3\r\nabc\r\n$-1\r\n-ERR x\r\n+OK\r\n$0\r\n\r\n*1\r\n"))
 	for _, want := range []byte{'$', '_', '-', '+', '$'} {
@@ -27,7 +34,7 @@ func TestReadReply(t *testing.T) {
 	}
 }
 
-// fakeServer answers every GET with a 3-byte value after delay; it returns its address.
+// fakeServer answers every GET with a 3-byte value, and every SET with +OK, after delay; it returns its address.
 func fakeServer(t *testing.T, delay time.Duration) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -44,14 +51,27 @@ func fakeServer(t *testing.T, delay time.Duration) string {
 				defer c.Close()
 				br := bufio.NewReader(c)
 				for {
-					// Each GET is 5 lines: *2, $3, GET, $len, key.
-					for range 5 {
+					// A GET is 5 lines: *2, $3, GET, $len, key; a SET 7, the value's two more.
+					head, err := br.ReadSlice('\n')
+					if err != nil {
+						return
+					}
+					set := string(head) == "*3\r\n"
+					lines := 4
+					if set {
+						lines = 6
+					}
+					for range lines {
 						if _, err := br.ReadSlice('\n'); err != nil {
 							return
 						}
 					}
 					time.Sleep(delay)
-					if _, err := c.Write([]byte("$3\r\nbar\r\n")); err != nil {
+					reply := "$3\r\nbar\r\n"
+					if set {
+						reply = "+OK\r\n"
+					}
+					if _, err := c.Write([]byte(reply)); err != nil {
 						return
 					}
 				}
@@ -94,5 +114,65 @@ func TestNoCoordinatedOmission(t *testing.T) {
 	// The queue grows all run long: the median request waits behind dozens of others.
 	if p50 := time.Duration(res.latency.Percentile(50)); p50 < 20*delay {
 		t.Errorf("p50 = %v: queueing behind the stalled server is not counted", p50)
+	}
+}
+
+// A SET/GET mix is split as asked, each kind in its own histogram, and -warmup's requests are
+// left out of both.
+func TestSetGetMix(t *testing.T) {
+	cfg := config{addr: fakeServer(t, 0), rate: 5000, conns: 4, duration: 600 * time.Millisecond,
+		warmup: 100 * time.Millisecond, keys: 10, prefix: "key:", width: 12, seed: 3, setPct: 30, value: 85}
+	res, err := run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gets, sets := res.get.Count(), res.set.Count()
+	if gets+sets != res.latency.Count() {
+		t.Errorf("%d GETs + %d SETs != %d requests", gets, sets, res.latency.Count())
+	}
+	// About 2500 requests, 30% SETs: 750, standard deviation about 25.
+	if sets < 600 || sets > 900 {
+		t.Errorf("%d SETs of %d requests, want about 30%%", sets, gets+sets)
+	}
+	if d := res.counted; d != 500*time.Millisecond {
+		t.Errorf("counted span %v, want 500ms", d)
+	}
+}
+
+// In window mode only the requests meant to be sent between the two signals count, and sending
+// stops at the second one, long before -duration.
+func TestWindow(t *testing.T) {
+	sig := make(chan struct{}, 2)
+	cfg := config{addr: fakeServer(t, 0), rate: 5000, conns: 2, duration: 10 * time.Second,
+		keys: 10, prefix: "key:", width: 12, seed: 4, window: true, windowSignals: sig}
+	go func() {
+		time.Sleep(200 * time.Millisecond)
+		sig <- struct{}{}
+		time.Sleep(300 * time.Millisecond)
+		sig <- struct{}{}
+	}()
+	began := time.Now()
+	res, err := run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(began); took > 5*time.Second {
+		t.Errorf("run took %v: sending did not stop at the second signal", took)
+	}
+	// About 300 ms at 5000/s: 1500 requests, give or take the signals' delivery.
+	if n := res.latency.Count(); n < 1000 || n > 2000 {
+		t.Errorf("counted %d requests in a window of about 300 ms at 5000/s", n)
+	}
+	if d := res.counted; d < 250*time.Millisecond || d > 400*time.Millisecond {
+		t.Errorf("counted span %v, want about 300ms", d)
+	}
+}
+
+// A window that never closes is an error, not a run that silently counted nothing.
+func TestWindowNeverClosed(t *testing.T) {
+	cfg := config{addr: fakeServer(t, 0), rate: 1000, conns: 1, duration: 200 * time.Millisecond,
+		keys: 10, prefix: "key:", width: 12, seed: 5, window: true, windowSignals: make(chan struct{})}
+	if _, err := run(cfg); err == nil {
+		t.Error("no error without the closing signal")
 	}
 }
