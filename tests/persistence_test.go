@@ -308,6 +308,16 @@ func markStopping(srv *server) {
 	srv.mu.Unlock()
 }
 
+// kill9 kills the server with SIGKILL, as a crash would, and waits for it to be gone.
+func kill9(t testing.TB, srv *server) {
+	t.Helper()
+	markStopping(srv)
+	if err := srv.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-srv.done
+}
+
 // waitExitCode waits up to stopTimeout for the process to exit and returns its exit status.
 func waitExitCode(t testing.TB, srv *server) int {
 	t.Helper()
@@ -492,11 +502,7 @@ func TestPersistKill9AfterSave(t *testing.T) {
 	want.set(5, "new", "in the second save", -1)
 	writeData(t, c, want)
 	expectStatus(t, "SAVE", c.Do("SAVE"), "+OK")
-	markStopping(srv)
-	if err := srv.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	<-srv.done
+	kill9(t, srv)
 	diffData(t, "after SIGKILL and a restart", readData(t, restart(t, dir)), want)
 }
 
@@ -1129,11 +1135,7 @@ func TestPersistKill9DuringBgsave(t *testing.T) {
 	if n := infoInt(t, srv, "persistence", "rdb_bgsave_in_progress"); n != 1 {
 		t.Fatalf("the save ended before the kill (rdb_bgsave_in_progress:%d)", n)
 	}
-	markStopping(srv)
-	if err := srv.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	<-srv.done
+	kill9(t, srv)
 	diffData(t, "after SIGKILL during BGSAVE and a restart", readData(t, restart(t, dir)), want)
 }
 
