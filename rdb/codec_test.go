@@ -269,7 +269,22 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte("REDIS0004\xfe\x00\x00\x01a\x01b\xff"))
 	f.Add(EncodeDump([]byte(strings.Repeat("abc", 30))))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		decodeAll(data)
+		want, _, wantErr := decodeAll(data)
 		DecodeDump(data)
+		// With ReuseBuffers the entries are the same, read one at a time before the next.
+		d := NewDecoder(bytes.NewReader(data))
+		d.ReuseBuffers = true
+		for i := 0; ; i++ {
+			ent, err := d.Next()
+			if err != nil {
+				if (err == io.EOF) != (wantErr == nil) || i != len(want) {
+					t.Fatalf("with reused buffers: %d entries, %v; without: %d, %v", i, err, len(want), wantErr)
+				}
+				return
+			}
+			if i >= len(want) || !bytes.Equal(ent.Key, want[i].Key) || !bytes.Equal(ent.Value, want[i].Value) || ent.DB != want[i].DB || ent.ExpireMs != want[i].ExpireMs {
+				t.Fatalf("entry %d differs with reused buffers", i)
+			}
+		}
 	})
 }
