@@ -40,7 +40,9 @@ if [ ! -e "$policy" ]; then
   $sudo chmod 755 "$policy"
   ours_policy=1
 fi
-cleanup() { [ "$ours_policy" = 1 ] && $sudo rm -f "$policy"; }
+# An if, not `[ … ] && rm`: a false test as the trap's last command would be the script's
+# exit status when the machine has a policy-rc.d of its own.
+cleanup() { if [ "$ours_policy" = 1 ]; then $sudo rm -f "$policy"; fi; }
 trap cleanup EXIT
 
 $sudo apt-get update -qq

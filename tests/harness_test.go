@@ -191,7 +191,10 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-// waitReady polls until PING answers +PONG, the process exits, or startTimeout passes.
+// waitReady polls until PING answers +PONG, the process exits, or startTimeout passes. The
+// server that answers must be this one: freePort's port can be handed to two tests at once,
+// and a server started slowly would otherwise find another test's server already answering
+// there, both tests then sharing one keyspace. errPortTaken makes startServer try another port.
 func (s *server) waitReady() error {
 	deadline := time.Now().Add(startTimeout)
 	for {
@@ -206,18 +209,74 @@ func (s *server) waitReady() error {
 		c, err := net.DialTimeout("tcp", s.Addr, time.Second)
 		if err == nil {
 			c.SetDeadline(time.Now().Add(2 * time.Second))
-			_, err = c.Write([]byte("PING\r\n"))
-			var line string
-			if err == nil {
-				line, err = bufio.NewReader(c).ReadString('\n')
-			}
+			pid, err := pingAndPID(c)
 			c.Close()
-			if err == nil && line == "+PONG\r\n" {
+			if err == nil {
+				if !s.isOurs(pid) {
+					return fmt.Errorf("%w: process %d answers on %s, not %d", errPortTaken, pid, s.Addr, s.cmd.Process.Pid)
+				}
 				return nil
 			}
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// errPortTaken says another process answered on the port picked for a new server. Its text
+// holds "address already in use", which startServer retries on.
+var errPortTaken = errors.New("address already in use")
+
+// pingAndPID sends PING and INFO server on c and returns INFO's process_id once PING has
+// answered +PONG.
+func pingAndPID(c net.Conn) (int, error) {
+	if _, err := c.Write([]byte("PING\r\nINFO server\r\n")); err != nil {
+		return 0, err
+	}
+	r := bufio.NewReader(c)
+	line, err := r.ReadString('\n')
+	if err != nil {
+		return 0, err
+	}
+	if line != "+PONG\r\n" {
+		return 0, fmt.Errorf("PING answered %q", line)
+	}
+	head, err := r.ReadString('\n')
+	if err != nil {
+		return 0, err
+	}
+	if !strings.HasPrefix(head, "$") {
+		return 0, fmt.Errorf("INFO answered %q", head)
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(head[1:]))
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("INFO answered %q", head)
+	}
+	body := make([]byte, n+2)
+	if _, err := io.ReadFull(r, body); err != nil {
+		return 0, err
+	}
+	for _, l := range strings.Split(string(body), "\r\n") {
+		if v, ok := strings.CutPrefix(l, "process_id:"); ok {
+			return strconv.Atoi(v)
+		}
+	}
+	return 0, errors.New("INFO server has no process_id")
+}
+
+// isOurs reports whether pid is the server this harness started: its process, or a child of
+// it when the command line starts the binary through a wrapper that forks.
+func (s *server) isOurs(pid int) bool {
+	own := s.cmd.Process.Pid
+	if pid == own {
+		return true
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	// /proc/<pid>/stat: pid (comm) state ppid ...; comm may hold spaces, so read after ')'.
+	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	return len(fields) > 1 && fields[1] == strconv.Itoa(own)
 }
 
 // cleanup stops the server (SIGTERM, then SIGKILL) and prints its output if the test failed.
@@ -475,4 +534,25 @@ func (b *syncBuffer) Tail(n int) string {
 		return "…" + s[len(s)-n:]
 	}
 	return s
+}
+
+// TestHarnessRefusesAnotherServer: a server started on a port another test's server already
+// answers on is not taken for ready (the two tests would share one keyspace); startServer
+// retries on another port.
+func TestHarnessRefusesAnotherServer(t *testing.T) {
+	other := startServer(t)
+	s := &server{Port: other.Port, Addr: other.Addr, t: t, out: &syncBuffer{}, done: make(chan struct{})}
+	s.cmd = exec.Command("sleep", "30") // stands for a server that has not bound its port yet
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		s.exitErr = s.cmd.Wait()
+		close(s.done)
+	}()
+	defer s.kill()
+	err := s.waitReady()
+	if !errors.Is(err, errPortTaken) {
+		t.Fatalf("waitReady with another server on the port: %v, want errPortTaken", err)
+	}
 }
