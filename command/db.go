@@ -32,13 +32,8 @@ func (ctx *Ctx) NewStringRecord(sh *keyspace.Shard, key, val []byte, expireAt in
 }
 
 // SetString stores val under key with the given expire (unix ms, 0 for none), replacing any
-// value: Redis's setKey. A time already past deletes the key instead, which is what a client
-// observes of Redis's set-then-expire. sh is key's shard (Shard).
+// value: Redis's setKey. sh is key's shard (Shard).
 func (ctx *Ctx) SetString(sh *keyspace.Shard, key, val []byte, expireAt int64) error {
-	if expireAt != 0 && expireAt <= ctx.KS.Now() {
-		sh.DeleteLocked(ctx.DB, key)
-		return nil
-	}
 	h, err := ctx.NewStringRecord(sh, key, val, expireAt)
 	if err != nil {
 		return err
@@ -48,4 +43,16 @@ func (ctx *Ctx) SetString(sh *keyspace.Shard, key, val []byte, expireAt int64) e
 		return err
 	}
 	return nil
+}
+
+// SetStringAt is SetString for an expire computed at time now (unix ms): a time already past
+// at now deletes the key instead, as Redis's checkAlreadyExpired (SET EXAT/PXAT, RESTORE
+// ABSTTL). The comparison is with the now the expire was computed from, not a later reading
+// of the clock: a relative expire (PX 1) is never past, however long the command took.
+func (ctx *Ctx) SetStringAt(sh *keyspace.Shard, key, val []byte, expireAt, now int64) error {
+	if expireAt != 0 && expireAt <= now {
+		sh.DeleteLocked(ctx.DB, key)
+		return nil
+	}
+	return ctx.SetString(sh, key, val, expireAt)
 }

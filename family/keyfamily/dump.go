@@ -107,15 +107,16 @@ func restoreCommand(ctx *command.Ctx) {
 		return
 	}
 	var expireAt int64
+	now := ctx.KS.Now()
 	if ttl > 0 {
 		expireAt = ttl
 		if !absTTL {
-			expireAt += ctx.KS.Now()
+			expireAt += now
 		}
 	}
-	// SetString replaces the key (REPLACE) and, for a time already past, only deletes it, as
+	// SetStringAt replaces the key (REPLACE) and, for a time already past, only deletes it, as
 	// Redis's RESTORE of an expired payload answers OK and leaves no key.
-	if err := ctx.SetString(sh, key, value, expireAt); err != nil {
+	if err := ctx.SetStringAt(sh, key, value, expireAt, now); err != nil {
 		ctx.W.Error(replyerr.OOM.Error())
 		return
 	}

@@ -19,8 +19,9 @@ import (
 // command files (EXAT 4102444800, in 2100) lie ahead and EXAT 1 lies behind.
 const startMs = 1_700_000_000_000
 
-// fakeClock is the keyspace's clock in the tests: it moves only when told (nothing sleeps).
-type fakeClock struct{ ms atomic.Int64 }
+// fakeClock is the keyspace's clock in the tests: it moves only when told (nothing sleeps),
+// or by tick ms at every reading when tick is set (a slow server, where each reading is later).
+type fakeClock struct{ ms, tick atomic.Int64 }
 
 func newFakeClock() *fakeClock {
 	c := &fakeClock{}
@@ -28,7 +29,7 @@ func newFakeClock() *fakeClock {
 	return c
 }
 
-func (c *fakeClock) now() int64       { return c.ms.Load() }
+func (c *fakeClock) now() int64       { return c.ms.Add(c.tick.Load()) }
 func (c *fakeClock) advance(ms int64) { c.ms.Add(ms) }
 
 // fakeConn is the connection the pipeline runs the harness's commands for.

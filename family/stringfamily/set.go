@@ -15,19 +15,20 @@ func setCommand(ctx *command.Ctx) {
 		return
 	}
 	var expireAt int64
+	now := ctx.KS.Now()
 	if expireArg != nil {
 		var err error
-		if expireAt, err = expireMilliseconds(ctx.Cmd.FullName, expireArg, flags, ctx.KS.Now()); err != nil {
+		if expireAt, err = expireMilliseconds(ctx.Cmd.FullName, expireArg, flags, now); err != nil {
 			ctx.W.Error(err.Error())
 			return
 		}
 	}
-	setGenericCommand(ctx, ctx.Args.Arg(1), ctx.Args.Arg(2), flags, expireAt, setReplyOK)
+	setGenericCommand(ctx, ctx.Args.Arg(1), ctx.Args.Arg(2), flags, expireAt, now, setReplyOK)
 }
 
 // setnxCommand: SETNX key value — SET NX answering 1 or 0.
 func setnxCommand(ctx *command.Ctx) {
-	setGenericCommand(ctx, ctx.Args.Arg(1), ctx.Args.Arg(2), setNX, 0, setReplyInt)
+	setGenericCommand(ctx, ctx.Args.Arg(1), ctx.Args.Arg(2), setNX, 0, 0, setReplyInt)
 }
 
 // setexCommand: SETEX key seconds value.
@@ -39,17 +40,18 @@ func psetexCommand(ctx *command.Ctx) { setexGenericCommand(ctx, setPX) }
 // setexGenericCommand is SETEX and PSETEX: SET with a relative expire in unit (setEX, setPX),
 // which must be a positive integer.
 func setexGenericCommand(ctx *command.Ctx, unit int) {
-	expireAt, err := expireMilliseconds(ctx.Cmd.FullName, ctx.Args.Arg(2), unit, ctx.KS.Now())
+	now := ctx.KS.Now()
+	expireAt, err := expireMilliseconds(ctx.Cmd.FullName, ctx.Args.Arg(2), unit, now)
 	if err != nil {
 		ctx.W.Error(err.Error())
 		return
 	}
-	setGenericCommand(ctx, ctx.Args.Arg(1), ctx.Args.Arg(3), unit, expireAt, setReplyOK)
+	setGenericCommand(ctx, ctx.Args.Arg(1), ctx.Args.Arg(3), unit, expireAt, now, setReplyOK)
 }
 
 // getsetCommand: GETSET key value — SET key value GET.
 func getsetCommand(ctx *command.Ctx) {
-	setGenericCommand(ctx, ctx.Args.Arg(1), ctx.Args.Arg(2), setGet, 0, setReplyOK)
+	setGenericCommand(ctx, ctx.Args.Arg(1), ctx.Args.Arg(2), setGet, 0, 0, setReplyOK)
 }
 
 // setReply is what setGenericCommand answers without GET: Redis's ok_reply and abort_reply.
@@ -63,14 +65,14 @@ const (
 // setGenericCommand is Redis's setGenericCommand: with GET the old value is answered first (or
 // WRONGTYPE, and nothing is set), then the NX/XX condition, then the write. Without GET it
 // answers as reply says. A write that fails (the keyspace's OOM, which Redis's setKey cannot
-// meet) answers the error alone.
-func setGenericCommand(ctx *command.Ctx, key, val []byte, flags int, expireAt int64, reply setReply) {
+// meet) answers the error alone. now is the time expireAt was computed at (SetStringAt).
+func setGenericCommand(ctx *command.Ctx, key, val []byte, flags int, expireAt, now int64, reply setReply) {
 	sh := ctx.Shard(key)
 	mark := ctx.W.Len()
 	if flags&setGet != 0 && !getGenericCommand(ctx, sh, key) {
 		return
 	}
-	done, err := opSet(ctx, sh, key, val, flags, expireAt)
+	done, err := opSet(ctx, sh, key, val, flags, expireAt, now)
 	switch {
 	case err != nil:
 		ctx.W.Truncate(mark) // GET's reply too: one reply per command, the error
@@ -90,10 +92,10 @@ func setGenericCommand(ctx *command.Ctx, key, val []byte, flags int, expireAt in
 // opSet stores val under key with the expire expireAt (unix ms, 0 for none) unless NX or XX in
 // flags refuses (done false); KEEPTTL keeps the key's expire. The key is looked up as Redis's
 // lookupKeyWrite: no hit or miss is counted.
-func opSet(ctx *command.Ctx, sh *keyspace.Shard, key, val []byte, flags int, expireAt int64) (done bool, err error) {
+func opSet(ctx *command.Ctx, sh *keyspace.Shard, key, val []byte, flags int, expireAt, now int64) (done bool, err error) {
 	if flags&(setNX|setXX|setKeepTTL) == 0 {
 		// Nothing depends on the old value: setKey replaces it, expired or not, in one lookup.
-		return true, ctx.SetString(sh, key, val, expireAt)
+		return true, ctx.SetStringAt(sh, key, val, expireAt, now)
 	}
 	h, found := ctx.LookupWrite(sh, key)
 	if (flags&setNX != 0 && found) || (flags&setXX != 0 && !found) {
@@ -102,7 +104,7 @@ func opSet(ctx *command.Ctx, sh *keyspace.Shard, key, val []byte, flags int, exp
 	if flags&setKeepTTL != 0 && found {
 		expireAt, _ = object.Expire(sh.Arena(), h)
 	}
-	return true, ctx.SetString(sh, key, val, expireAt)
+	return true, ctx.SetStringAt(sh, key, val, expireAt, now)
 }
 
 // msetCommand: MSET key value [key value ...].

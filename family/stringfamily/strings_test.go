@@ -271,3 +271,19 @@ func BenchmarkIncr(b *testing.B) {
 		run()
 	}
 }
+
+// TestRelativeExpireNeverPast: SET PX 1, PSETEX 1 and RESTORE's relative TTL store the key
+// even when the clock moves between the expire's computation and the write (a slow command):
+// only an absolute time already past deletes it. Before, the write compared with a second
+// reading of the clock and dropped the key while answering OK.
+func TestRelativeExpireNeverPast(t *testing.T) {
+	h := newHarness(t)
+	h.clock.tick.Store(5) // every reading of the clock is 5 ms later than the one before
+	h.expect("OK", "SET", "a", "v", "PX", "1")
+	h.expect("OK", "PSETEX", "b", "1", "v")
+	h.expect("OK", "SET", "c", "v", "PX", "1", "NX")
+	h.expect("OK", "SET", "d", "v", "PXAT", "1") // an absolute time long past: deleted
+	if n := h.ks.Keys(0); n != 3 {
+		t.Errorf("keys after the relative SETs: %d, want 3 (a, b, c; not d)", n)
+	}
+}
