@@ -47,30 +47,39 @@ type client struct {
 	qb           querybuf.Private // an unfinished line's bytes, in the clients' arena (clientBuffers)
 
 	// Owned by whoever serves the client.
-	db      int
-	inEpoll bool // the socket is in its loop's epoll set
+	db      int32 // the selected database (int32: the struct's 256-byte budget)
+	inEpoll bool  // the socket is in its loop's epoll set
 
 	// Shared with other goroutines (CLIENT LIST and KILL, INFO, the cron, the loop): atomics.
+	killed          atomic.Bool
+	state           atomic.Uint32 // clientActive, clientParked or clientClosed
 	name            atomic.Pointer[string]
 	lib             atomic.Pointer[libInfo]       // CLIENT SETINFO
 	writeWaiter     atomic.Pointer[chan struct{}] // set while its goroutine waits for the socket to drain
 	lastInteraction atomic.Int64                  // unix ms of the last read, to a cron tick
 	lastCmd         atomic.Pointer[command.Command]
-	totCmds         atomic.Int64 // single writer: whoever serves the client
-	netIn, netOut   atomic.Int64 // single writer
-	sharedDB        atomic.Int32 // db, for CLIENT LIST
-	sharedProto     atomic.Int32 // protocol version, for CLIENT LIST
-	killed          atomic.Bool
+	totCmds         atomic.Int64     // single writer: whoever serves the client
+	netIn, netOut   atomic.Int64     // single writer
+	sharedDB        atomic.Int32     // db, for CLIENT LIST
+	sharedProto     atomic.Int32     // protocol version, for CLIENT LIST
 	keyStats        command.KeyStats // keyspace_hits and _misses; single writer
 	qbufUsed        atomic.Int64     // qbuf: an unfinished command's bytes not yet arguments (querybuf.Use)
 	qbufCap         atomic.Int64     // qbuf + qbuf-free
 	argvMem         atomic.Int64     // the rest of the input memory: arena, headers (qbufCap + argvMem = all)
 	argvLenSum      atomic.Int64     // argv-mem: the unfinished command's complete arguments
 	replyBufSize    atomic.Int64     // reply buffer held between batches
-	state           atomic.Uint32    // clientActive, clientParked or clientClosed
 	authenticated   atomic.Bool      // see auth.go; single writer
-	noTouch         atomic.Bool      // CLIENT NO-TOUCH: its lookups leave LRU/LFU alone
-	noEvict         atomic.Bool      // CLIENT NO-EVICT: exempt from client eviction (maxmemory-clients)
+	switches        atomic.Uint32    // CLIENT NO-TOUCH and NO-EVICT (switchNoTouch, switchNoEvict)
+
+	// The two pointers below fill the struct's 256-byte budget: whatever a connection needs
+	// beyond this goes behind one of them, or in a side table (Server.replConfs).
+
+	// tx is the client's transaction state (MULTI's queue, WATCH's keys): tx.go.
+	tx atomic.Pointer[txState]
+
+	// subs is the client's pub/sub state (subscriptions, pushes waiting for the socket):
+	// pubsub_client.go.
+	subs atomic.Pointer[clientSubs]
 }
 
 // activeState is what a client needs while it is served. Guarded by the client's mu; handlers
@@ -186,6 +195,24 @@ func (c *client) init() {
 	c.state.Store(clientActive)
 	c.lastInteraction.Store(c.created)
 	c.initAuth()
+}
+
+// Bits of client.switches: the connection's CLIENT switches, one atomic word for both.
+const (
+	switchNoTouch uint32 = 1 << iota // CLIENT NO-TOUCH: its lookups leave LRU/LFU alone
+	switchNoEvict                    // CLIENT NO-EVICT: exempt from client eviction (maxmemory-clients)
+)
+
+// switchOn reports whether the CLIENT switch bit is on.
+func (c *client) switchOn(bit uint32) bool { return c.switches.Load()&bit != 0 }
+
+// setSwitch turns the CLIENT switch bit on or off.
+func (c *client) setSwitch(bit uint32, on bool) {
+	if on {
+		c.switches.Or(bit)
+	} else {
+		c.switches.And(^bit)
+	}
 }
 
 // libInfo is what CLIENT SETINFO set: one pointer, so that clients that never send it pay
@@ -401,7 +428,7 @@ func (c *client) runBatch(inline bool) (handoff, panicked bool) {
 			if !c.srv.pipeline.Recover(&c.ctx, r) {
 				panic(r) // not a handler's: the connection's own recovery logs it and closes the client
 			}
-			c.db = c.ctx.DB
+			c.db = int32(c.ctx.DB)
 			c.totCmds.Store(c.totCmds.Load() + 1)
 			c.nextCmd++
 			panicked = true
@@ -448,8 +475,8 @@ func (c *client) runBatch(inline bool) (handoff, panicked bool) {
 // goroutine the client is handed to runs the command again.
 func (c *client) execute(cmd *command.Command, errText string, args querybuf.Args, inline bool) command.Outcome {
 	ctx := &c.ctx
-	ctx.Args, ctx.Cmd, ctx.DB = args, cmd, c.db
-	ctx.SetNoTouch(c.noTouch.Load())
+	ctx.Args, ctx.Cmd, ctx.DB = args, cmd, int(c.db)
+	ctx.SetNoTouch(c.switchOn(switchNoTouch))
 	if cmd != nil && c.lastCmd.Load() != cmd {
 		// As Redis's c->lastcmd, set at lookup: CLIENT LIST shows a running command. Stored only
 		// when it changes: an atomic store is a fence, and a pipeline repeats one command.
@@ -458,7 +485,7 @@ func (c *client) execute(cmd *command.Command, errText string, args querybuf.Arg
 	if c.srv.pipeline.Run(ctx, c, errText, inline) == command.Handoff {
 		return command.Handoff
 	}
-	c.db = ctx.DB
+	c.db = int32(ctx.DB)
 	c.totCmds.Store(c.totCmds.Load() + 1)
 	return command.Done
 }

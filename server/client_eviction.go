@@ -40,7 +40,7 @@ func (s *Server) evictClientsCron() {
 	for _, c := range s.clientsSnapshot() {
 		mem := c.totalMemory()
 		total += mem
-		if mem > 0 && !c.noEvict.Load() && !c.killed.Load() {
+		if mem > 0 && !c.switchOn(switchNoEvict) && !c.killed.Load() {
 			uses = append(uses, use{c, mem})
 		}
 	}

@@ -29,10 +29,10 @@ func (c *client) infoLine(o *client) string {
 	if o.conn == nil && o.peer.family == peerUnix {
 		flags += "U" // CLIENT_UNIX_SOCKET
 	}
-	if o.noEvict.Load() {
+	if o.switchOn(switchNoEvict) {
 		flags += "e"
 	}
-	if o.noTouch.Load() {
+	if o.switchOn(switchNoTouch) {
 		flags += "T"
 	}
 	if flags == "" {

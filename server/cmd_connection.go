@@ -3,7 +3,6 @@ package server
 import (
 	"fmt"
 	"strings"
-	"sync/atomic"
 
 	"github.com/kvserver/kvserver/command"
 	"github.com/kvserver/kvserver/conv"
@@ -140,7 +139,7 @@ func selectCommand(c *client, args querybuf.Args) {
 		c.w.Error(replyerr.DBIndex.Error())
 		return
 	}
-	c.db = int(v)
+	c.db = int32(v)
 	c.sharedDB.Store(int32(v))
 	c.w.OK()
 }
@@ -295,20 +294,20 @@ func clientKillCommand(c *client, args querybuf.Args) {
 
 // clientNoTouchCommand: CLIENT NO-TOUCH on|off — the client's commands, TOUCH excepted, leave
 // the LRU/LFU clocks of the keys they read and write alone (Redis 7.2).
-func clientNoTouchCommand(c *client, args querybuf.Args) { setClientSwitch(c, args, &c.noTouch) }
+func clientNoTouchCommand(c *client, args querybuf.Args) { setClientSwitch(c, args, switchNoTouch) }
 
 // clientNoEvictCommand: CLIENT NO-EVICT on|off — the client is exempt from client eviction
 // (maxmemory-clients, client_eviction.go).
-func clientNoEvictCommand(c *client, args querybuf.Args) { setClientSwitch(c, args, &c.noEvict) }
+func clientNoEvictCommand(c *client, args querybuf.Args) { setClientSwitch(c, args, switchNoEvict) }
 
 // setClientSwitch sets a client flag from an on|off argument, as Redis's CLIENT NO-EVICT and
 // NO-TOUCH: anything else is a syntax error.
-func setClientSwitch(c *client, args querybuf.Args, flag *atomic.Bool) {
+func setClientSwitch(c *client, args querybuf.Args, bit uint32) {
 	switch a := args.Arg(2); {
 	case conv.EqFold(a, "on"):
-		flag.Store(true)
+		c.setSwitch(bit, true)
 	case conv.EqFold(a, "off"):
-		flag.Store(false)
+		c.setSwitch(bit, false)
 	default:
 		c.w.Error(replyerr.Syntax.Error())
 		return

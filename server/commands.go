@@ -38,9 +38,9 @@ func (s *Server) commandFamilies() [][]*command.Command {
 func clientCommand(fn func(c *client, args querybuf.Args)) command.Handler {
 	return func(ctx *command.Ctx) {
 		c := ctx.Conn.(*client)
-		c.db = ctx.DB
+		c.db = int32(ctx.DB)
 		fn(c, ctx.Args)
-		ctx.DB = c.db
+		ctx.DB = int(c.db)
 	}
 }
 
