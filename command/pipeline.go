@@ -133,6 +133,7 @@ func (p *Pipeline) call(ctx *Ctx, conn Conn) {
 	ctx.inHandler = false
 	p.afterCommand(ctx)
 	p.unlock(ctx)
+	p.afterUnlock(ctx)
 	if p.Observer != nil {
 		var code []byte
 		if b := ctx.W.Bytes(); ctx.replyStart < len(b) {
@@ -179,6 +180,10 @@ func (p *Pipeline) RunRecovered(ctx *Ctx, conn Conn, lookupErr string, inline bo
 // that need them arrive: statistics (commandstats, errorstats, latency, slowlog), propagation to
 // replicas and the AOF, keyspace notifications, wake-ups of clients blocked on the keys written.
 func (p *Pipeline) afterCommand(*Ctx) {}
+
+// afterUnlock is where the hooks that must not hold shard locks go, once a command (or EXEC's
+// whole transaction) has released them: delivery of keyspace notifications to subscribers.
+func (p *Pipeline) afterUnlock(*Ctx) {}
 
 // recovered handles a handler's panic with the locks still held: the shards of a write command
 // are poisoned (its table or arena may be half-changed) before anyone else can take them, and
