@@ -44,6 +44,9 @@ type Pipeline struct {
 	// one atomic load for it.
 	Gate  func(cmd *Command) string
 	gated atomic.Bool
+	// Publisher, when set, receives the keyspace notifications of the commands run (pub/sub's
+	// hub; nil: none are sent). Set before the pipeline runs commands.
+	Publisher Publisher
 
 	panics atomic.Int64 // recovered handler panics
 }
