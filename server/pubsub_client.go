@@ -57,6 +57,22 @@ func (c *client) subscribed() bool {
 	return s != nil && s.nsub.Load()+s.npsub.Load()+s.nssub.Load() > 0
 }
 
+// subscriptionCounts are CLIENT LIST's sub, psub and ssub.
+func (c *client) subscriptionCounts() (sub, psub, ssub int32) {
+	if s := c.subs.Load(); s != nil {
+		return s.nsub.Load(), s.npsub.Load(), s.nssub.Load()
+	}
+	return 0, 0, 0
+}
+
+// pendingPushes is the bytes of messages queued for c's socket (CLIENT LIST's omem).
+func (c *client) pendingPushes() int64 {
+	if s := c.subs.Load(); s != nil {
+		return s.pending.Load()
+	}
+	return 0
+}
+
 // ensureSubs returns c's pub/sub state, made if it has none. The caller serves c.
 func (c *client) ensureSubs() *clientSubs {
 	if s := c.subs.Load(); s != nil {
