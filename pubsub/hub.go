@@ -40,6 +40,7 @@ type namespace struct {
 // patternEntry is one pattern and its subscribers.
 type patternEntry struct {
 	pattern string
+	bytes   []byte // pattern, for matching and framing without a conversion
 	subs    []Subscriber
 }
 
@@ -178,7 +179,7 @@ func (h *Hub) PSubscribe(pattern []byte, s Subscriber) {
 	defer h.pat.Unlock()
 	e := h.pat.index[string(pattern)]
 	if e == nil {
-		e = &patternEntry{pattern: string(pattern)}
+		e = &patternEntry{pattern: string(pattern), bytes: []byte(string(pattern))}
 		h.pat.index[e.pattern] = e
 		h.pat.list = append(h.pat.list, e)
 		h.npat.Add(1)
@@ -223,13 +224,13 @@ func (h *Hub) Publish(channel, message []byte) int {
 	defer h.pat.RUnlock()
 	var fb *frameBuf
 	for _, e := range h.pat.list {
-		if !glob.Match([]byte(e.pattern), channel, false) {
+		if !glob.Match(e.bytes, channel, false) {
 			continue
 		}
 		if fb == nil {
 			fb = getFrame()
 		}
-		fb.b = appendMessage(fb.b[:0], "pmessage", []byte(e.pattern), channel, message)
+		fb.b = appendMessage(fb.b[:0], "pmessage", e.bytes, channel, message)
 		for _, s := range e.subs {
 			s.Push(fb.b)
 		}
@@ -293,7 +294,7 @@ func appendMessage(b []byte, kind string, pattern, channel, message []byte) []by
 	b = append(b, '*')
 	b = strconv.AppendInt(b, int64(n), 10)
 	b = append(b, '\r', '\n')
-	b = appendBulk(b, []byte(kind))
+	b = appendBulkString(b, kind)
 	if pattern != nil {
 		b = appendBulk(b, pattern)
 	}
@@ -302,6 +303,14 @@ func appendMessage(b []byte, kind string, pattern, channel, message []byte) []by
 }
 
 func appendBulk(b, s []byte) []byte {
+	b = append(b, '$')
+	b = strconv.AppendInt(b, int64(len(s)), 10)
+	b = append(b, '\r', '\n')
+	b = append(b, s...)
+	return append(b, '\r', '\n')
+}
+
+func appendBulkString(b []byte, s string) []byte {
 	b = append(b, '$')
 	b = strconv.AppendInt(b, int64(len(s)), 10)
 	b = append(b, '\r', '\n')

@@ -132,3 +132,15 @@ func BenchmarkPublishToMany(b *testing.B) {
 		h.Publish([]byte("bench"), []byte("hello"))
 	}
 }
+
+func BenchmarkPublishPatterns(b *testing.B) {
+	h := New()
+	for i := range 10 {
+		h.PSubscribe(fmt.Appendf(nil, "p%d*", i), &counter{})
+	}
+	channel, msg := []byte("p3:x"), []byte("hello")
+	b.ReportAllocs()
+	for b.Loop() {
+		h.Publish(channel, msg)
+	}
+}
