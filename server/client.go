@@ -591,6 +591,7 @@ func (c *client) writeSocket(inline bool) (int, error) {
 		case err == syscall.EINTR:
 			continue
 		case err == syscall.EAGAIN:
+			c.noteUnwritten(int64(len(b) - written))
 			over, wait := c.checkOutputLimit(int64(len(b) - written))
 			switch {
 			case over:
@@ -609,6 +610,7 @@ func (c *client) writeSocket(inline bool) (int, error) {
 		}
 		written += n
 	}
+	c.noteUnwritten(0)
 	return written, nil
 }
 

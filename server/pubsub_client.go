@@ -30,6 +30,9 @@ type clientSubs struct {
 	// Read by CLIENT LIST, INFO and the output limit's class from other goroutines.
 	nsub, npsub, nssub atomic.Int32
 	pending            atomic.Int64 // len(out.queue)
+	// unwritten is the output (replies and messages moved out of the queue) waiting for a
+	// full socket, as its server last saw it (noteUnwritten): it counts toward the limit.
+	unwritten atomic.Int64
 
 	out struct {
 		sync.Mutex
@@ -69,12 +72,21 @@ func (c *client) subscriptionCounts() (sub, psub, ssub int32) {
 	return 0, 0, 0
 }
 
-// pendingPushes is the bytes of messages queued for c's socket (CLIENT LIST's omem).
+// pendingPushes is the bytes of messages queued for c's socket, and of output waiting for it
+// to drain (CLIENT LIST's omem).
 func (c *client) pendingPushes() int64 {
 	if s := c.subs.Load(); s != nil {
-		return s.pending.Load()
+		return s.pending.Load() + s.unwritten.Load()
 	}
 	return 0
+}
+
+// noteUnwritten tells a subscriber's publishers how much output waits for its full socket
+// (0 once written), for the pubsub output limit. The caller serves c.
+func (c *client) noteUnwritten(n int64) {
+	if s := c.subs.Load(); s != nil && s.unwritten.Load() != n {
+		s.unwritten.Store(n)
+	}
 }
 
 // ensureSubs returns c's pub/sub state, made if it has none. The caller serves c.
@@ -113,7 +125,7 @@ func (c *client) Push(frame []byte) {
 	if resp3 {
 		s.out.queue[start] = '>'
 	}
-	n := int64(len(s.out.queue))
+	n := int64(len(s.out.queue)) + s.unwritten.Load()
 	over := c.srv.pubsubLimitExceeded(&s.out.softOverSince, n)
 	if over {
 		s.out.dead = true
