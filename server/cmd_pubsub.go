@@ -20,10 +20,12 @@ func (s *Server) pubsubCommands() []*command.Command {
 		{Name: "ssubscribe", Locking: none, Handler: clientCommand(ssubscribeCommand)},
 		{Name: "sunsubscribe", Locking: none, Handler: clientCommand(sunsubscribeCommand)},
 		{Name: "publish", Locking: none, Handler: func(ctx *command.Ctx) {
-			ctx.W.Int(int64(s.hub.Publish(ctx.Args.Arg(1), ctx.Args.Arg(2))))
+			n := s.hub.Publish(ctx.Args.Arg(1), ctx.Args.Arg(2))
+			replyPublished(ctx, n)
 		}},
 		{Name: "spublish", Locking: none, Handler: func(ctx *command.Ctx) {
-			ctx.W.Int(int64(s.hub.SPublish(ctx.Args.Arg(1), ctx.Args.Arg(2))))
+			n := s.hub.SPublish(ctx.Args.Arg(1), ctx.Args.Arg(2))
+			replyPublished(ctx, n)
 		}},
 		{Name: "pubsub", Subcommands: []*command.Command{
 			{Name: "channels", Locking: none, Handler: s.pubsubChannelsCommand(false)},
@@ -34,6 +36,16 @@ func (s *Server) pubsubCommands() []*command.Command {
 			{Name: "help", Locking: none, Handler: pubsubHelpCommand},
 		}},
 	}
+}
+
+// replyPublished answers (S)PUBLISH with the number of receivers. A RESP3 client that
+// receives its own message gets it before this reply, as in Redis, where the push is added to
+// its output while PUBLISH runs.
+func replyPublished(ctx *command.Ctx, n int) {
+	if c, ok := ctx.Conn.(*client); ok && c.subs.Load() != nil && !c.appendPushesLocked() {
+		c.closeAfterReply = true // over its output limit
+	}
+	ctx.W.Int(int64(n))
 }
 
 // subscriptionKind is what differs between the three kinds of subscription: the names of

@@ -146,6 +146,12 @@ func TestPubSubRESP3Pushes(t *testing.T) {
 	if r := c.Do("SET", "r3:k", "v"); r.Str != "OK" {
 		t.Fatalf("SET while subscribed: %s", formatReply(r, false))
 	}
+	// Its own message comes before PUBLISH's reply, as in Redis.
+	c.SendString("PUBLISH r3:a self\r\n")
+	self := ">3\r\n$7\r\nmessage\r\n$4\r\nr3:a\r\n$4\r\nself\r\n:1\r\n"
+	if got := string(c.ReadN(len(self))); got != self {
+		t.Fatalf("PUBLISH to itself: %q", got)
+	}
 	pub.Do("PUBLISH", "r3:a", "hello")
 	want := ">3\r\n$7\r\nmessage\r\n$4\r\nr3:a\r\n$5\r\nhello\r\n"
 	if got := string(c.ReadN(len(want))); got != want {
