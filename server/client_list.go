@@ -24,6 +24,7 @@ func (c *client) infoLine(o *client) string {
 	omem := o.pendingPushes()
 	if o == c {
 		qbuf, qbufFree, argvMem, totMem, rbs = c.selfBufferUse()
+		totMem += omem
 	}
 	// Redis's letters in its order; N only when no flag is set.
 	flags := ""
@@ -48,7 +49,7 @@ func (c *client) infoLine(o *client) string {
 		(now.UnixMilli()-o.created)/1000,
 		(now.UnixMilli()-o.lastInteraction.Load())/1000,
 		flags, o.sharedDB.Load(), sub, psub, ssub, qbuf, qbufFree, argvMem, rbs,
-		omem, totMem+omem, cmd, o.sharedProto.Load(),
+		omem, totMem, cmd, o.sharedProto.Load(),
 		o.libName(), o.libVer(),
 		o.netIn.Load(), o.netOut.Load(), o.totCmds.Load())
 }
@@ -73,10 +74,11 @@ func (o *client) queryBufferUse() (qbuf, qbufFree, argvMem, totMem, rbs int64) {
 	return qbuf, o.qbufCap.Load() - qbuf, o.argvLenSum.Load(), o.totalMemory(), o.replyBufSize.Load()
 }
 
-// totalMemory is tot-mem as published: the buffers the client holds, input and replies
-// (mem_clients_normal sums it).
+// totalMemory is tot-mem as published: the buffers the client holds, input and replies, and
+// a subscriber's messages waiting for its socket (mem_clients_normal sums it; client eviction
+// weighs it).
 func (o *client) totalMemory() int64 {
-	return o.qbufCap.Load() + o.argvMem.Load() + o.replyBufSize.Load()
+	return o.qbufCap.Load() + o.argvMem.Load() + o.replyBufSize.Load() + o.pendingPushes()
 }
 
 // selfBufferUse is queryBufferUse for the client running CLIENT LIST or INFO itself, read live
