@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"net"
@@ -393,4 +394,46 @@ func TestPubSubDisconnectDropsSubscriptions(t *testing.T) {
 	}
 	waitFor(t, ioTimeout, "NUMSUB 0", func() bool { return numSub(t, pub, "bye") == 0 })
 	waitFor(t, ioTimeout, "NUMPAT 0", func() bool { return pub.PubSubNumPat(context.Background()).Val() == 0 })
+}
+
+// TestPubSubFullSocketKeepsOrder: a subscriber that reads only once 4 MiB of messages were
+// published — its socket fills, the rest waits in the server (under the default pubsub limit)
+// — receives every one, in order.
+func TestPubSubFullSocketKeepsOrder(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	d := net.Dialer{Timeout: ioTimeout, Control: func(_, _ string, rc syscall.RawConn) error {
+		return rc.Control(func(fd uintptr) {
+			_ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 8192)
+		})
+	}}
+	conn, err := d.Dial("tcp", srv.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	sub := &rawConn{t: t, Conn: conn, r: bufio.NewReader(conn)}
+	sub.Do("SUBSCRIBE", "full")
+	pub := srv.RawConn(t)
+	const messages = 2000
+	payload := strings.Repeat("p", 2048)
+	var b strings.Builder
+	for i := range messages {
+		b.Write(encodeCommand("PUBLISH", "full", fmt.Sprintf("%05d%s", i, payload)))
+	}
+	pub.SendString(b.String())
+	for range messages {
+		if r := pub.ReadReply(); r.Int != 1 {
+			t.Fatalf("PUBLISH: %s", formatReply(r, false))
+		}
+	}
+	for i := range messages {
+		r := sub.ReadReply()
+		if len(r.Elems) != 3 || r.Elems[2].Str != fmt.Sprintf("%05d%s", i, payload) {
+			t.Fatalf("message %d: %.80s", i, formatReply(r, false))
+		}
+	}
+	if r := sub.Do("PING"); len(r.Elems) != 2 || r.Elems[0].Str != "pong" {
+		t.Fatalf("PING: %s", formatReply(r, false))
+	}
 }
