@@ -40,9 +40,11 @@ func (s *Server) pubsubCommands() []*command.Command {
 
 // replyPublished answers (S)PUBLISH with the number of receivers. A RESP3 client that
 // receives its own message gets it before this reply, as in Redis, where the push is added to
-// its output while PUBLISH runs.
+// its output while PUBLISH runs — unless the client has transaction state: a PUBLISH run by
+// EXEC answers inside EXEC's array, where a push must not go, so its messages follow the
+// whole reply as anyone else's do.
 func replyPublished(ctx *command.Ctx, n int) {
-	if c, ok := ctx.Conn.(*client); ok && c.subs.Load() != nil && !c.appendPushesLocked() {
+	if c, ok := ctx.Conn.(*client); ok && c.subs.Load() != nil && c.tx.Load() == nil && !c.appendPushesLocked() {
 		c.closeAfterReply = true // over its output limit
 	}
 	ctx.W.Int(int64(n))
