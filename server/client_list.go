@@ -28,12 +28,12 @@ func (c *client) infoLine(o *client) string {
 	}
 	// Redis's letters in its order; N only when no flag is set.
 	flags := ""
-	if o.conn == nil && o.peer.family == peerUnix {
-		flags += "U" // CLIENT_UNIX_SOCKET
-	}
 	sub, psub, ssub := o.subscriptionCounts()
 	if sub+psub+ssub > 0 {
 		flags += "P" // CLIENT_PUBSUB
+	}
+	if o.conn == nil && o.peer.family == peerUnix {
+		flags += "U" // CLIENT_UNIX_SOCKET
 	}
 	if o.switchOn(switchNoEvict) {
 		flags += "e"
