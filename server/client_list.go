@@ -21,11 +21,17 @@ func (c *client) infoLine(o *client) string {
 		cmd = "client|" + strings.ToLower(c.currentSubcommand())
 	}
 	qbuf, qbufFree, argvMem, totMem, rbs := o.queryBufferUse()
+	omem := o.pendingPushes()
 	if o == c {
 		qbuf, qbufFree, argvMem, totMem, rbs = c.selfBufferUse()
+		totMem += omem
 	}
 	// Redis's letters in its order; N only when no flag is set.
 	flags := ""
+	sub, psub, ssub := o.subscriptionCounts()
+	if sub+psub+ssub > 0 {
+		flags += "P" // CLIENT_PUBSUB
+	}
 	if o.conn == nil && o.peer.family == peerUnix {
 		flags += "U" // CLIENT_UNIX_SOCKET
 	}
@@ -38,12 +44,12 @@ func (c *client) infoLine(o *client) string {
 	if flags == "" {
 		flags = "N"
 	}
-	return fmt.Sprintf("id=%d addr=%s laddr=%s fd=%d name=%s age=%d idle=%d flags=%s db=%d sub=0 psub=0 ssub=0 multi=-1 watch=0 qbuf=%d qbuf-free=%d argv-mem=%d multi-mem=0 rbs=%d rbp=0 obl=0 oll=0 omem=0 tot-mem=%d events=r cmd=%s user=default redir=-1 resp=%d lib-name=%s lib-ver=%s tot-net-in=%d tot-net-out=%d tot-cmds=%d",
+	return fmt.Sprintf("id=%d addr=%s laddr=%s fd=%d name=%s age=%d idle=%d flags=%s db=%d sub=%d psub=%d ssub=%d multi=-1 watch=0 qbuf=%d qbuf-free=%d argv-mem=%d multi-mem=0 rbs=%d rbp=0 obl=0 oll=0 omem=%d tot-mem=%d events=r cmd=%s user=default redir=-1 resp=%d lib-name=%s lib-ver=%s tot-net-in=%d tot-net-out=%d tot-cmds=%d",
 		o.id, o.remoteAddr(), o.localAddr(), o.fdNumber(), o.getName(),
 		(now.UnixMilli()-o.created)/1000,
 		(now.UnixMilli()-o.lastInteraction.Load())/1000,
-		flags, o.sharedDB.Load(), qbuf, qbufFree, argvMem, rbs,
-		totMem, cmd, o.sharedProto.Load(),
+		flags, o.sharedDB.Load(), sub, psub, ssub, qbuf, qbufFree, argvMem, rbs,
+		omem, totMem, cmd, o.sharedProto.Load(),
 		o.libName(), o.libVer(),
 		o.netIn.Load(), o.netOut.Load(), o.totCmds.Load())
 }
@@ -68,10 +74,11 @@ func (o *client) queryBufferUse() (qbuf, qbufFree, argvMem, totMem, rbs int64) {
 	return qbuf, o.qbufCap.Load() - qbuf, o.argvLenSum.Load(), o.totalMemory(), o.replyBufSize.Load()
 }
 
-// totalMemory is tot-mem as published: the buffers the client holds, input and replies
-// (mem_clients_normal sums it).
+// totalMemory is tot-mem as published: the buffers the client holds, input and replies, and
+// a subscriber's messages waiting for its socket (mem_clients_normal sums it; client eviction
+// weighs it).
 func (o *client) totalMemory() int64 {
-	return o.qbufCap.Load() + o.argvMem.Load() + o.replyBufSize.Load()
+	return o.qbufCap.Load() + o.argvMem.Load() + o.replyBufSize.Load() + o.pendingPushes()
 }
 
 // selfBufferUse is queryBufferUse for the client running CLIENT LIST or INFO itself, read live

@@ -35,6 +35,17 @@ func connectionCommands() []*command.Command {
 }
 
 func pingCommand(c *client, args querybuf.Args) {
+	if args.Len() <= 2 && c.w.Proto() == 2 && c.subscribed() {
+		// RESP2's subscribed mode: a reply that reads like a message.
+		c.w.Array(2)
+		c.w.BulkString("pong")
+		if args.Len() == 2 {
+			c.w.Bulk(args.Arg(1))
+		} else {
+			c.w.BulkString("")
+		}
+		return
+	}
 	switch args.Len() {
 	case 1:
 		c.w.Simple("PONG")
@@ -53,6 +64,7 @@ func quitCommand(c *client, args querybuf.Args) {
 }
 
 func resetCommand(c *client, args querybuf.Args) {
+	c.dropSubscriptions()
 	c.db = 0
 	c.sharedDB.Store(0)
 	c.setProto(2)
@@ -264,10 +276,13 @@ func clientKillCommand(c *client, args querybuf.Args) {
 				return
 			}
 		case conv.EqFold(args.Arg(i), "type"):
-			// Every client is a normal one: no replicas, masters or pub/sub subscribers yet.
+			// A client is a normal one or a pub/sub subscriber: no replicas or masters yet.
 			switch strings.ToLower(val) {
 			case "normal":
-			case "master", "slave", "replica", "pubsub":
+				match = append(match, func(o *client) bool { return !o.subscribed() })
+			case "pubsub":
+				match = append(match, func(o *client) bool { return o.subscribed() })
+			case "master", "slave", "replica":
 				match = append(match, func(*client) bool { return false })
 			default:
 				c.w.Error(fmt.Sprintf("ERR Unknown client type '%s'", val))

@@ -23,6 +23,7 @@ import (
 	"github.com/kvserver/kvserver/keyspace"
 	"github.com/kvserver/kvserver/logging"
 	"github.com/kvserver/kvserver/persist"
+	"github.com/kvserver/kvserver/pubsub"
 	"github.com/kvserver/kvserver/querybuf"
 )
 
@@ -71,6 +72,12 @@ type Server struct {
 	runID       string
 	configFile  string
 	executable  string
+
+	// pubsubLimit is client-output-buffer-limit's pubsub class: subscribed clients
+	// (output_limit.go).
+	pubsubLimit atomic.Pointer[outputLimit]
+	// hub is pub/sub's registry of channels and patterns (cmd_pubsub.go, pubsub_client.go).
+	hub *pubsub.Hub
 
 	listen listenState // the listening sockets (listen.go)
 	mu     struct {
@@ -183,6 +190,8 @@ func New(opts Options) (*Server, error) {
 	s.mu.clients = make(map[int64]*client)
 	s.observe = newObserveState()
 	s.pipeline = command.Pipeline{KS: ks, OnPanic: s.logCommandPanic}
+	s.hub = pubsub.New()
+	s.pipeline.Publisher = s.hub // keyspace notifications reach subscribers through the hub
 	s.startPersistence()
 	s.cmds = command.New(s.commandFamilies()...)
 	s.startObserving()

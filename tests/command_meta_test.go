@@ -83,6 +83,10 @@ var changed72 = map[string]bool{
 	"quit":                    true,
 	"latency":                 true, // its subcommand below
 	"latency|reset":           true, // response policy agg_sum
+	"psubscribe":              true, // complexity texts
+	"punsubscribe":            true,
+	"unsubscribe":             true,
+	"sunsubscribe":            true,
 }
 
 // TestCommandMetaGenerator: the generator run against redis-server writes command/redis72.json
