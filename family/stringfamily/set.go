@@ -73,6 +73,12 @@ func setGenericCommand(ctx *command.Ctx, key, val []byte, flags int, expireAt, n
 		return
 	}
 	done, err := opSet(ctx, sh, key, val, flags, expireAt, now)
+	if done && err == nil {
+		ctx.Notify(keyspace.NotifyString, "set", key)
+		if expireAt != 0 {
+			ctx.Notify(keyspace.NotifyGeneric, command.EventExpire, key)
+		}
+	}
 	switch {
 	case err != nil:
 		ctx.W.Truncate(mark) // GET's reply too: one reply per command, the error
@@ -151,6 +157,7 @@ func opMSet(ctx *command.Ctx, nx bool) (done bool, err error) {
 		if err := ctx.SetString(ctx.Shard(key), key, args.Arg(j+1), 0); err != nil {
 			return false, err
 		}
+		ctx.Notify(keyspace.NotifyString, "set", key)
 	}
 	return true, nil
 }
