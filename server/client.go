@@ -293,6 +293,7 @@ func (c *client) close() {
 
 // closeOwned releases a client nobody else serves: buffers, socket, registration.
 func (c *client) closeOwned() {
+	c.releaseSubs()
 	c.releaseBuffers()
 	if c.fd >= 0 {
 		c.srv.forgetFD(c)
@@ -339,6 +340,12 @@ func (c *client) stepLocked(inline bool) serveAction {
 	if c.readKind == readNone && err == nil && c.readErr == nil && c.fd >= 0 {
 		return servePark // EAGAIN
 	}
+	if c.fd < 0 && c.subs.Load() != nil {
+		// Pub/sub: its writer writes no message while this batch is answered (pubsub_client.go).
+		if hold := c.holdPushWriter(); hold != nil {
+			defer hold.Unlock()
+		}
+	}
 	c.countRead()
 	perr := c.consumeRead()
 	if c.readN > 0 {
@@ -362,6 +369,9 @@ func (c *client) stepLocked(inline bool) serveAction {
 		}
 		c.closeAfterReply = true
 	}
+	if !c.appendPushesLocked() {
+		return serveClose // its pub/sub messages went over the output limit
+	}
 	switch c.flush(inline) {
 	case flushFailed:
 		return serveClose
@@ -370,6 +380,9 @@ func (c *client) stepLocked(inline bool) serveAction {
 	}
 	if c.closeAfterReply {
 		return serveClose
+	}
+	if c.fd < 0 {
+		c.startPushWriter()
 	}
 	if err != nil {
 		if !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) {
@@ -400,7 +413,7 @@ func (c *client) resume() serveAction {
 	if _, perr := c.parser.Parse(nil); perr != nil && c.protocolError(perr) {
 		c.closeAfterReply = true
 	}
-	if c.flush(false) != flushOK || c.closeAfterReply {
+	if !c.appendPushesLocked() || c.flush(false) != flushOK || c.closeAfterReply {
 		return serveClose
 	}
 	return serveContinue
@@ -481,6 +494,10 @@ func (c *client) execute(cmd *command.Command, errText string, args querybuf.Arg
 		// As Redis's c->lastcmd, set at lookup: CLIENT LIST shows a running command. Stored only
 		// when it changes: an atomic store is a fence, and a pipeline repeats one command.
 		c.lastCmd.Store(cmd)
+	}
+	if c.subs.Load() != nil && c.refuseInSubscribedMode(cmd, args) {
+		c.totCmds.Store(c.totCmds.Load() + 1)
+		return command.Done
 	}
 	if c.srv.pipeline.Run(ctx, c, errText, inline) == command.Handoff {
 		return command.Handoff

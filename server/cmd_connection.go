@@ -35,6 +35,17 @@ func connectionCommands() []*command.Command {
 }
 
 func pingCommand(c *client, args querybuf.Args) {
+	if args.Len() <= 2 && c.w.Proto() == 2 && c.subscribed() {
+		// RESP2's subscribed mode: a reply that reads like a message.
+		c.w.Array(2)
+		c.w.BulkString("pong")
+		if args.Len() == 2 {
+			c.w.Bulk(args.Arg(1))
+		} else {
+			c.w.BulkString("")
+		}
+		return
+	}
 	switch args.Len() {
 	case 1:
 		c.w.Simple("PONG")
@@ -53,6 +64,7 @@ func quitCommand(c *client, args querybuf.Args) {
 }
 
 func resetCommand(c *client, args querybuf.Args) {
+	c.dropSubscriptions()
 	c.db = 0
 	c.sharedDB.Store(0)
 	c.setProto(2)

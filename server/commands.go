@@ -18,6 +18,7 @@ import (
 func (s *Server) commandFamilies() [][]*command.Command {
 	return [][]*command.Command{
 		connectionCommands(),
+		s.pubsubCommands(),
 		stringfamily.Commands(),
 		s.keyCommands(),
 		serverCommands(),

@@ -58,6 +58,8 @@ type readinessLoop struct {
 	// io counts the reads and flushes of the clients it serves inline (iostats.go); written
 	// by the loop only, read by INFO.
 	io ioCount
+	// pushes are the pub/sub messages waiting for its parked clients (pushes.go).
+	pushes loopPushes
 }
 
 // freeStatesPerLoop bounds a loop's free list of active states: it covers the clients a loop
@@ -109,12 +111,17 @@ func newReadinessLoop(s *Server) (*readinessLoop, error) {
 	l := &readinessLoop{srv: s, epfd: epfd, file: file, raw: raw, events: make([]unix.EpollEvent, loopEvents),
 		readBuf: make([]byte, querybuf.SharedBufferSize), replyBuf: make([]byte, querybuf.SharedBufferSize)}
 	l.pollFn = l.poll
+	if err := l.initPushes(); err != nil {
+		file.Close()
+		return nil, err
+	}
 	return l, nil
 }
 
 // closeReadinessLoops closes the epoll sets once the loops have ended (or never started).
 func (s *Server) closeReadinessLoops() {
 	for _, l := range s.loops {
+		l.closePushes()
 		_ = l.file.Close()
 	}
 	s.loops = nil
@@ -169,6 +176,10 @@ func (l *readinessLoop) poll(uintptr) bool {
 // socket is level-triggered.
 func (l *readinessLoop) dispatch(ev *unix.EpollEvent) {
 	fd, id := eventClient(ev)
+	if l.isPushEvent(fd) {
+		l.deliverQueuedPushes()
+		return
+	}
 	c := l.srv.clientByFD(fd)
 	if c == nil || uint32(c.id) != id {
 		return // closed since the event
@@ -198,6 +209,7 @@ func (l *readinessLoop) serveInline(c *client) {
 			c.srv.handoff(c)
 		default:
 			c.state.Store(clientParked)
+			c.afterParked() // pub/sub messages queued meanwhile
 			// A kill that found the client busy shut its socket down: the next round reads EOF
 			// and closes it.
 		}
@@ -251,6 +263,7 @@ func (s *Server) park(c *client) bool {
 		return false
 	}
 	c.state.Store(clientParked)
+	c.afterParked() // pub/sub messages queued meanwhile
 	s.parks.Add(1)
 	return true
 }

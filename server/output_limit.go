@@ -9,16 +9,19 @@ import (
 	"go.uber.org/zap"
 )
 
-// client-output-buffer-limit for the normal class (Redis's checkClientOutputBufferLimits):
-// a client whose replies wait unwritten — it does not read them — is closed once they pass the
-// hard limit, or stay over the soft limit for longer than its seconds. Replicas and Pub/Sub
-// clients do not exist yet: their classes are kept for CONFIG GET and REWRITE only.
+// client-output-buffer-limit for the normal and pubsub classes (Redis's
+// checkClientOutputBufferLimits): a client whose output waits unwritten — it does not read it —
+// is closed once it passes the hard limit, or stays over the soft limit for longer than its
+// seconds. A client with a subscription is in the pubsub class: its queued messages are checked
+// as each arrives (pubsub_client.go), its replies and messages waiting for a full socket as a
+// normal client's are. Replicas do not exist yet: their class is kept for CONFIG GET and REWRITE
+// only.
 //
 // Replies wait only while the client's socket is full: the server then reads no more of that
 // client's commands (backpressure), so what waits is at most a batch of replies — one large
 // reply, a GET of a big value or a KEYS, is what can pass a limit.
 
-// outputLimit is the normal class's limit; zero values are no limit.
+// outputLimit is one class's limit; zero values are no limit.
 type outputLimit struct {
 	hard, soft int64
 	softFor    time.Duration
@@ -27,23 +30,25 @@ type outputLimit struct {
 // errOutputLimit ends a client over its output buffer limit.
 var errOutputLimit = errors.New("output buffer limit")
 
-// watchOutputLimit keeps the normal class's limit from the configuration.
+// watchOutputLimit keeps the normal and pubsub classes' limits from the configuration.
 func (s *Server) watchOutputLimit() {
 	apply := func(v string) {
-		l := normalOutputLimit(v)
+		l := classOutputLimit(v, "normal")
 		s.outputLimit.Store(&l)
+		p := classOutputLimit(v, "pubsub")
+		s.pubsubLimit.Store(&p)
 	}
 	v, _ := s.cfg.Value("client-output-buffer-limit")
 	apply(v)
 	s.cfg.OnChange("client-output-buffer-limit", apply)
 }
 
-// normalOutputLimit reads the normal class from the parameter's canonical value ("normal H S
-// T slave … pubsub …", bytes and seconds).
-func normalOutputLimit(v string) outputLimit {
+// classOutputLimit reads one class from the parameter's canonical value ("normal H S T slave …
+// pubsub …", bytes and seconds).
+func classOutputLimit(v, class string) outputLimit {
 	f := strings.Fields(v)
 	for i := 0; i+3 < len(f); i += 4 {
-		if f[i] != "normal" {
+		if f[i] != class {
 			continue
 		}
 		hard, _ := strconv.ParseInt(f[i+1], 10, 64)
@@ -60,6 +65,9 @@ func normalOutputLimit(v string) outputLimit {
 // runs out (0: no bound).
 func (c *client) checkOutputLimit(pending int64) (over bool, wait time.Duration) {
 	l := c.srv.outputLimit.Load()
+	if c.subscribed() {
+		l = c.srv.pubsubLimit.Load()
+	}
 	if l == nil || (l.hard == 0 && l.soft == 0) {
 		return false, 0
 	}
@@ -86,4 +94,28 @@ func (c *client) checkOutputLimit(pending int64) (over bool, wait time.Duration)
 			"Client closed for overcoming of output buffer limits.", c, zap.Int64("pending", pending))
 	}
 	return over, wait
+}
+
+// pubsubLimitExceeded checks a subscriber's queue of pending bytes against the pubsub class,
+// as each message is queued: over the hard limit, or over the soft limit for longer than its
+// seconds since *softOverSince (set and cleared here). The caller holds the queue's lock.
+func (s *Server) pubsubLimitExceeded(softOverSince *time.Time, pending int64) bool {
+	l := s.pubsubLimit.Load()
+	if l == nil || (l.hard == 0 && l.soft == 0) {
+		return false
+	}
+	switch {
+	case l.hard > 0 && pending >= l.hard:
+		return true
+	case l.soft > 0 && pending >= l.soft:
+		now := time.Now()
+		if softOverSince.IsZero() {
+			*softOverSince = now
+			return false
+		}
+		return now.Sub(*softOverSince) > l.softFor
+	default:
+		*softOverSince = time.Time{}
+		return false
+	}
 }

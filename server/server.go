@@ -23,6 +23,7 @@ import (
 	"github.com/kvserver/kvserver/keyspace"
 	"github.com/kvserver/kvserver/logging"
 	"github.com/kvserver/kvserver/persist"
+	"github.com/kvserver/kvserver/pubsub"
 	"github.com/kvserver/kvserver/querybuf"
 )
 
@@ -65,12 +66,16 @@ type Server struct {
 	replConfs sync.Map
 	// outputLimit is client-output-buffer-limit's normal class (output_limit.go).
 	outputLimit atomic.Pointer[outputLimit]
-	started     time.Time
-	clock       func() int64        // Options.Clock: nil for the system clock (see now)
-	sleep       func(time.Duration) // Options.Sleep: nil for a real sleep (debugHooks.Sleep)
-	runID       string
-	configFile  string
-	executable  string
+	// pubsubLimit is its pubsub class: subscribed clients (output_limit.go).
+	pubsubLimit atomic.Pointer[outputLimit]
+	// hub is pub/sub's registry of channels and patterns (cmd_pubsub.go, pubsub_client.go).
+	hub        *pubsub.Hub
+	started    time.Time
+	clock      func() int64        // Options.Clock: nil for the system clock (see now)
+	sleep      func(time.Duration) // Options.Sleep: nil for a real sleep (debugHooks.Sleep)
+	runID      string
+	configFile string
+	executable string
 
 	listen listenState // the listening sockets (listen.go)
 	mu     struct {
@@ -182,7 +187,8 @@ func New(opts Options) (*Server, error) {
 	s.cron.nowMs.Store(time.Now().UnixMilli()) // the cron keeps it from its first tick
 	s.mu.clients = make(map[int64]*client)
 	s.observe = newObserveState()
-	s.pipeline = command.Pipeline{KS: ks, OnPanic: s.logCommandPanic}
+	s.hub = pubsub.New()
+	s.pipeline = command.Pipeline{KS: ks, OnPanic: s.logCommandPanic, Publisher: s.hub}
 	s.startPersistence()
 	s.cmds = command.New(s.commandFamilies()...)
 	s.startObserving()
