@@ -92,9 +92,19 @@ func (p *Pipeline) collectEvents(ctx *Ctx) {
 	}
 }
 
-// dropEvents forgets the events recorded (a handler's panic).
+// maxKeptEventBytes bounds the room a Ctx keeps for events between commands: one DEBUG
+// POPULATE or a big MSET may raise many, and an idle connection should not hold their buffers.
+const maxKeptEventBytes = 64 << 10
+
+// dropEvents forgets the events recorded (after delivery, or a handler's panic), keeping their
+// room unless it is large.
 func (ctx *Ctx) dropEvents() {
-	ctx.events.keys, ctx.events.list = ctx.events.keys[:0], ctx.events.list[:0]
+	ev := &ctx.events
+	if cap(ev.keys) > maxKeptEventBytes || cap(ev.list)*24 > maxKeptEventBytes || cap(ev.chBuf) > maxKeptEventBytes {
+		*ev = notifyEvents{}
+		return
+	}
+	ev.keys, ev.list = ev.keys[:0], ev.list[:0]
 }
 
 // PendingEvents is the number of keyspace notifications recorded and not yet published.

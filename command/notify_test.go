@@ -262,3 +262,34 @@ func TestNotifyOffAllocs(t *testing.T) {
 		t.Errorf("%.1f allocations per run", n)
 	}
 }
+
+// nopPublisher drops every message.
+type nopPublisher struct{}
+
+func (nopPublisher) Publish(channel, message []byte) int { return 0 }
+
+// TestNotifyOnAllocs: with notifications on, recording and publishing a command's events
+// allocates nothing once the Ctx's buffers have grown.
+func TestNotifyOnAllocs(t *testing.T) {
+	h := newHarness(t, notifyRows()...)
+	h.p.Publisher = nopPublisher{}
+	h.p.KS.SetNotifyClasses(keyspace.ParseNotifyClasses("KEA"))
+	conn := &fakeConn{}
+	h.run(conn, false, "put k")
+	args := h.parser.Command(0)
+	cmd, _ := h.tab.Lookup(args)
+	allocs := func() float64 {
+		return testing.AllocsPerRun(100, func() {
+			h.w.Reset()
+			h.ctx.Args, h.ctx.Cmd = args, cmd
+			h.p.Run(h.ctx, conn, "", false)
+		})
+	}
+	on := allocs()
+	h.p.KS.SetNotifyClasses(0)
+	off := allocs()
+	// The test row's own allocations (if any) count in both; the events must add none.
+	if on != off {
+		t.Errorf("%.1f allocations per run with notifications, %.1f without", on, off)
+	}
+}
