@@ -60,7 +60,7 @@ var acted = map[string]string{
 	"maxmemory-eviction-tenacity":       "how long one command may evict before the cron goes on (0-100; 100: no limit)",
 	"lfu-log-factor":                    "how slowly LFU access counters grow",
 	"lfu-decay-time":                    "minutes without access for an LFU counter to lose one",
-	"client-output-buffer-limit":        "close a client whose unread replies pass the normal class's hard limit, or its soft limit for that many seconds (replica and pubsub classes: no such clients yet)",
+	"client-output-buffer-limit":        "close a client whose unread output passes its class's hard limit, or its soft limit for that many seconds: normal clients' replies, pubsub clients' queued messages (replica class: no replicas yet)",
 	"maxmemory-clients":                 "close the clients using the most memory while all clients' buffers pass this (bytes, or a percentage of maxmemory)",
 	"slowlog-log-slower-than":           "commands at least this slow (µs) go to the slow log (-1: off, 0: every command)",
 	"slowlog-max-len":                   "entries the slow log keeps",

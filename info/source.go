@@ -105,6 +105,11 @@ type Stats struct {
 	QueryBufReallocs                                int64
 	BigArgAdoptions, BigArgCopies                   int64
 	CommandPanics                                   int64
+
+	// PubsubChannels, PubsubPatterns and PubsubShardChannels are pubsub_channels,
+	// pubsub_patterns and pubsubshard_channels: channels, patterns and shard channels with
+	// at least one subscriber.
+	PubsubChannels, PubsubPatterns, PubsubShardChannels int64
 }
 
 // Hooks are the parts of INFO the statistics package keeps (commandstats, errorstats,

@@ -1,7 +1,7 @@
 package info
 
-// writeStats is # Stats. Replication, forks, defragmentation, client tracking, MIGRATE,
-// pub/sub and RESTORE do not exist here, so their counters are truly 0, and so are
+// writeStats is # Stats. Replication, forks, defragmentation, client tracking, MIGRATE
+// and RESTORE do not exist here, so their counters are truly 0, and so are
 // the I/O threads'. Left out until they are measured: expired_stale_perc (kvserver's TTL index
 // finds due keys exactly: there is no sampled estimate) and the eventloop_* figures of
 // Redis 7.2 (the readiness loops do not time their cycles yet). total_error_replies and
@@ -33,9 +33,9 @@ func writeStats(e *env, f fields) bool {
 	f.int("current_eviction_exceeded_time", s.EvictionExceededCurrent.Milliseconds())
 	f.int("keyspace_hits", s.KeyspaceHits)
 	f.int("keyspace_misses", s.KeyspaceMisses)
-	f.int("pubsub_channels", 0)
-	f.int("pubsub_patterns", 0)
-	f.int("pubsubshard_channels", 0)
+	f.int("pubsub_channels", s.PubsubChannels)
+	f.int("pubsub_patterns", s.PubsubPatterns)
+	f.int("pubsubshard_channels", s.PubsubShardChannels)
 	f.int("latest_fork_usec", 0)
 	f.int("total_forks", 0)
 	f.int("migrate_cached_sockets", 0)

@@ -21,6 +21,7 @@ func (c *client) infoLine(o *client) string {
 		cmd = "client|" + strings.ToLower(c.currentSubcommand())
 	}
 	qbuf, qbufFree, argvMem, totMem, rbs := o.queryBufferUse()
+	omem := o.pendingPushes()
 	if o == c {
 		qbuf, qbufFree, argvMem, totMem, rbs = c.selfBufferUse()
 	}
@@ -28,6 +29,10 @@ func (c *client) infoLine(o *client) string {
 	flags := ""
 	if o.conn == nil && o.peer.family == peerUnix {
 		flags += "U" // CLIENT_UNIX_SOCKET
+	}
+	sub, psub, ssub := o.subscriptionCounts()
+	if sub+psub+ssub > 0 {
+		flags += "P" // CLIENT_PUBSUB
 	}
 	if o.switchOn(switchNoEvict) {
 		flags += "e"
@@ -38,12 +43,12 @@ func (c *client) infoLine(o *client) string {
 	if flags == "" {
 		flags = "N"
 	}
-	return fmt.Sprintf("id=%d addr=%s laddr=%s fd=%d name=%s age=%d idle=%d flags=%s db=%d sub=0 psub=0 ssub=0 multi=-1 watch=0 qbuf=%d qbuf-free=%d argv-mem=%d multi-mem=0 rbs=%d rbp=0 obl=0 oll=0 omem=0 tot-mem=%d events=r cmd=%s user=default redir=-1 resp=%d lib-name=%s lib-ver=%s tot-net-in=%d tot-net-out=%d tot-cmds=%d",
+	return fmt.Sprintf("id=%d addr=%s laddr=%s fd=%d name=%s age=%d idle=%d flags=%s db=%d sub=%d psub=%d ssub=%d multi=-1 watch=0 qbuf=%d qbuf-free=%d argv-mem=%d multi-mem=0 rbs=%d rbp=0 obl=0 oll=0 omem=%d tot-mem=%d events=r cmd=%s user=default redir=-1 resp=%d lib-name=%s lib-ver=%s tot-net-in=%d tot-net-out=%d tot-cmds=%d",
 		o.id, o.remoteAddr(), o.localAddr(), o.fdNumber(), o.getName(),
 		(now.UnixMilli()-o.created)/1000,
 		(now.UnixMilli()-o.lastInteraction.Load())/1000,
-		flags, o.sharedDB.Load(), qbuf, qbufFree, argvMem, rbs,
-		totMem, cmd, o.sharedProto.Load(),
+		flags, o.sharedDB.Load(), sub, psub, ssub, qbuf, qbufFree, argvMem, rbs,
+		omem, totMem+omem, cmd, o.sharedProto.Load(),
 		o.libName(), o.libVer(),
 		o.netIn.Load(), o.netOut.Load(), o.totCmds.Load())
 }

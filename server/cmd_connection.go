@@ -276,10 +276,13 @@ func clientKillCommand(c *client, args querybuf.Args) {
 				return
 			}
 		case conv.EqFold(args.Arg(i), "type"):
-			// Every client is a normal one: no replicas, masters or pub/sub subscribers yet.
+			// A client is a normal one or a pub/sub subscriber: no replicas or masters yet.
 			switch strings.ToLower(val) {
 			case "normal":
-			case "master", "slave", "replica", "pubsub":
+				match = append(match, func(o *client) bool { return !o.subscribed() })
+			case "pubsub":
+				match = append(match, func(o *client) bool { return o.subscribed() })
+			case "master", "slave", "replica":
 				match = append(match, func(*client) bool { return false })
 			default:
 				c.w.Error(fmt.Sprintf("ERR Unknown client type '%s'", val))

@@ -36,52 +36,54 @@ func (s *Server) pubsubCommands() []*command.Command {
 	}
 }
 
-// subscriptionKind is one of the three kinds of subscription: its set in the client, its
-// count, its hub calls and the names of its replies.
+// subscriptionKind is what differs between the three kinds of subscription: the names of
+// their replies, their counter and their hub calls.
 type subscriptionKind struct {
+	kind                   subKind
 	subscribe, unsubscribe string // the replies' first element
-	set                    func(s *clientSubs) *map[string]struct{}
 	counter                func(s *clientSubs) *atomic.Int32
 	add, remove            func(c *client, name []byte)
-	shard                  bool // counted apart (SSUBSCRIBE's replies count shard channels only)
 }
 
-var (
-	channelKind = subscriptionKind{
-		subscribe: "subscribe", unsubscribe: "unsubscribe",
-		set:     func(s *clientSubs) *map[string]struct{} { return &s.channels },
+// subKinds are the three kinds, by subKind.
+var subKinds = [numSubKinds]*subscriptionKind{
+	subChannel: {
+		kind: subChannel, subscribe: "subscribe", unsubscribe: "unsubscribe",
 		counter: func(s *clientSubs) *atomic.Int32 { return &s.nsub },
 		add:     func(c *client, n []byte) { c.srv.hub.Subscribe(n, c) },
 		remove:  func(c *client, n []byte) { c.srv.hub.Unsubscribe(n, c) },
-	}
-	patternKind = subscriptionKind{
-		subscribe: "psubscribe", unsubscribe: "punsubscribe",
-		set:     func(s *clientSubs) *map[string]struct{} { return &s.patterns },
+	},
+	subPattern: {
+		kind: subPattern, subscribe: "psubscribe", unsubscribe: "punsubscribe",
 		counter: func(s *clientSubs) *atomic.Int32 { return &s.npsub },
 		add:     func(c *client, n []byte) { c.srv.hub.PSubscribe(n, c) },
 		remove:  func(c *client, n []byte) { c.srv.hub.PUnsubscribe(n, c) },
-	}
-	shardKind = subscriptionKind{
-		subscribe: "ssubscribe", unsubscribe: "sunsubscribe",
-		set:     func(s *clientSubs) *map[string]struct{} { return &s.shardChannels },
+	},
+	subShard: {
+		kind: subShard, subscribe: "ssubscribe", unsubscribe: "sunsubscribe",
 		counter: func(s *clientSubs) *atomic.Int32 { return &s.nssub },
 		add:     func(c *client, n []byte) { c.srv.hub.SSubscribe(n, c) },
 		remove:  func(c *client, n []byte) { c.srv.hub.SUnsubscribe(n, c) },
-		shard:   true,
-	}
-)
+	},
+}
 
-func subscribeCommand(c *client, args querybuf.Args)    { c.subscribeGeneric(&channelKind, args) }
-func psubscribeCommand(c *client, args querybuf.Args)   { c.subscribeGeneric(&patternKind, args) }
-func ssubscribeCommand(c *client, args querybuf.Args)   { c.subscribeGeneric(&shardKind, args) }
-func unsubscribeCommand(c *client, args querybuf.Args)  { c.unsubscribeGeneric(&channelKind, args) }
-func punsubscribeCommand(c *client, args querybuf.Args) { c.unsubscribeGeneric(&patternKind, args) }
-func sunsubscribeCommand(c *client, args querybuf.Args) { c.unsubscribeGeneric(&shardKind, args) }
+func subscribeCommand(c *client, args querybuf.Args)  { c.subscribeGeneric(subKinds[subChannel], args) }
+func psubscribeCommand(c *client, args querybuf.Args) { c.subscribeGeneric(subKinds[subPattern], args) }
+func ssubscribeCommand(c *client, args querybuf.Args) { c.subscribeGeneric(subKinds[subShard], args) }
+func unsubscribeCommand(c *client, args querybuf.Args) {
+	c.unsubscribeGeneric(subKinds[subChannel], args)
+}
+func punsubscribeCommand(c *client, args querybuf.Args) {
+	c.unsubscribeGeneric(subKinds[subPattern], args)
+}
+func sunsubscribeCommand(c *client, args querybuf.Args) {
+	c.unsubscribeGeneric(subKinds[subShard], args)
+}
 
 // subscriptionCount is the count a (un)subscribe reply of kind k carries: channels and
 // patterns together, or shard channels alone.
 func (s *clientSubs) subscriptionCount(k *subscriptionKind) int {
-	if k.shard {
+	if k.kind == subShard {
 		return int(s.nssub.Load())
 	}
 	return s.count()
@@ -91,16 +93,11 @@ func (s *clientSubs) subscriptionCount(k *subscriptionKind) int {
 // answered with a confirmation (a push in RESP3).
 func (c *client) subscribeGeneric(k *subscriptionKind, args querybuf.Args) {
 	s := c.ensureSubs()
-	set := k.set(s)
-	cnt := k.counter(s)
 	for i := 1; i < args.Len(); i++ {
 		name := args.Arg(i)
-		if _, ok := (*set)[string(name)]; !ok {
-			if *set == nil {
-				*set = make(map[string]struct{})
-			}
-			(*set)[string(name)] = struct{}{}
-			cnt.Add(1)
+		if s.set.find(k.kind, name) < 0 {
+			s.set.add(k.kind, name)
+			k.counter(s).Add(1)
 			k.add(c, name)
 		}
 		c.replySubscription(k.subscribe, name, s.subscriptionCount(k))
@@ -111,12 +108,10 @@ func (c *client) subscribeGeneric(k *subscriptionKind, args querybuf.Args) {
 // when none is; with nothing to unsubscribe from, one reply with a null name.
 func (c *client) unsubscribeGeneric(k *subscriptionKind, args querybuf.Args) {
 	s := c.ensureSubs()
-	set := k.set(s)
-	cnt := k.counter(s)
 	remove := func(name []byte) {
-		if _, ok := (*set)[string(name)]; ok {
-			delete(*set, string(name))
-			cnt.Add(-1)
+		if i := s.set.find(k.kind, name); i >= 0 {
+			s.set.removeAt(i)
+			k.counter(s).Add(-1)
 			k.remove(c, name)
 		}
 		c.replySubscription(k.unsubscribe, name, s.subscriptionCount(k))
@@ -127,13 +122,10 @@ func (c *client) unsubscribeGeneric(k *subscriptionKind, args querybuf.Args) {
 		}
 		return
 	}
-	if len(*set) == 0 {
+	names := s.set.names(k.kind)
+	if len(names) == 0 {
 		c.replySubscription(k.unsubscribe, nil, s.subscriptionCount(k))
 		return
-	}
-	names := make([]string, 0, len(*set))
-	for name := range *set {
-		names = append(names, name)
 	}
 	for _, name := range names {
 		remove([]byte(name))

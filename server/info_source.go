@@ -105,6 +105,9 @@ func (src *infoSource) Stats() info.Stats {
 		BigArgAdoptions:             st.bigArgAdoptions.Load(),
 		BigArgCopies:                st.bigArgCopies.Load(),
 		CommandPanics:               s.pipeline.Panics(),
+		PubsubChannels:              int64(s.hub.NumChannels()),
+		PubsubPatterns:              int64(s.hub.NumPat()),
+		PubsubShardChannels:         int64(s.hub.NumShardChannels()),
 	}
 }
 

@@ -98,8 +98,9 @@ func (c *client) checkOutputLimit(pending int64) (over bool, wait time.Duration)
 
 // pubsubLimitExceeded checks a subscriber's queue of pending bytes against the pubsub class,
 // as each message is queued: over the hard limit, or over the soft limit for longer than its
-// seconds since *softOverSince (set and cleared here). The caller holds the queue's lock.
-func (s *Server) pubsubLimitExceeded(softOverSince *time.Time, pending int64) bool {
+// seconds since *softOverSince (unix ns, 0 for none; set and cleared here). The caller holds
+// the queue's lock.
+func (s *Server) pubsubLimitExceeded(softOverSince *int64, pending int64) bool {
 	l := s.pubsubLimit.Load()
 	if l == nil || (l.hard == 0 && l.soft == 0) {
 		return false
@@ -108,14 +109,14 @@ func (s *Server) pubsubLimitExceeded(softOverSince *time.Time, pending int64) bo
 	case l.hard > 0 && pending >= l.hard:
 		return true
 	case l.soft > 0 && pending >= l.soft:
-		now := time.Now()
-		if softOverSince.IsZero() {
+		now := time.Now().UnixNano()
+		if *softOverSince == 0 {
 			*softOverSince = now
 			return false
 		}
-		return now.Sub(*softOverSince) > l.softFor
+		return time.Duration(now-*softOverSince) > l.softFor
 	default:
-		*softOverSince = time.Time{}
+		*softOverSince = 0
 		return false
 	}
 }

@@ -3,7 +3,6 @@ package server
 import (
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"go.uber.org/zap"
 )
@@ -25,8 +24,8 @@ import (
 // socket. Made on its first subscription, kept until it closes.
 type clientSubs struct {
 	// Owned by whoever serves the client: its own commands change them.
-	channels, patterns, shardChannels map[string]struct{}
-	writerStarted                     bool // a connection without an fd: pushWriter runs
+	set           subSet
+	writerStarted bool // a connection without an fd: pushWriter runs
 
 	// Read by CLIENT LIST, INFO and the output limit's class from other goroutines.
 	nsub, npsub, nssub atomic.Int32
@@ -34,14 +33,19 @@ type clientSubs struct {
 
 	out struct {
 		sync.Mutex
-		queue         []byte    // encoded frames not yet handed to the socket
-		softOverSince time.Time // when the queue went over the soft limit (zero: it is not)
-		dead          bool      // over the limit: dropped, the client is being closed
+		dead          bool   // over the limit: dropped, the client is being closed
+		softOverSince int64  // unix ns when the queue went over the soft limit (0: it is not)
+		queue         []byte // encoded frames not yet handed to the socket
 	}
 
-	// A connection without an fd: wake tells its pushWriter there is a queue, done that the
-	// client closed, and writing is held by the client's batches and by the writer so that a
-	// message is never written between a command and its reply.
+	conn *connPushes // a connection without an fd only
+}
+
+// connPushes is what a connection without an fd needs for its pushes: wake tells its
+// pushWriter there is a queue, done that the client closed, and writing is held by the
+// client's batches and by the writer so that a message is never written between a command and
+// its reply.
+type connPushes struct {
 	wake, done chan struct{}
 	writing    sync.Mutex
 }
@@ -57,6 +61,22 @@ func (c *client) subscribed() bool {
 	return s != nil && s.nsub.Load()+s.npsub.Load()+s.nssub.Load() > 0
 }
 
+// subscriptionCounts are CLIENT LIST's sub, psub and ssub.
+func (c *client) subscriptionCounts() (sub, psub, ssub int32) {
+	if s := c.subs.Load(); s != nil {
+		return s.nsub.Load(), s.npsub.Load(), s.nssub.Load()
+	}
+	return 0, 0, 0
+}
+
+// pendingPushes is the bytes of messages queued for c's socket (CLIENT LIST's omem).
+func (c *client) pendingPushes() int64 {
+	if s := c.subs.Load(); s != nil {
+		return s.pending.Load()
+	}
+	return 0
+}
+
 // ensureSubs returns c's pub/sub state, made if it has none. The caller serves c.
 func (c *client) ensureSubs() *clientSubs {
 	if s := c.subs.Load(); s != nil {
@@ -64,7 +84,7 @@ func (c *client) ensureSubs() *clientSubs {
 	}
 	s := &clientSubs{}
 	if c.fd < 0 {
-		s.wake, s.done = make(chan struct{}, 1), make(chan struct{})
+		s.conn = &connPushes{wake: make(chan struct{}, 1), done: make(chan struct{})}
 	}
 	c.subs.Store(s)
 	return s
@@ -117,7 +137,7 @@ func (s *clientSubs) takePushes() (buf []byte, dead bool) {
 	s.out.Lock()
 	defer s.out.Unlock()
 	buf, s.out.queue = s.out.queue, nil
-	s.out.softOverSince = time.Time{}
+	s.out.softOverSince = 0
 	s.pending.Store(0)
 	return buf, s.out.dead
 }
@@ -130,7 +150,7 @@ func (c *client) wakeForPushes() {
 	}
 	if s := c.subs.Load(); s != nil {
 		select {
-		case s.wake <- struct{}{}:
+		case s.conn.wake <- struct{}{}:
 		default:
 		}
 	}
@@ -171,8 +191,8 @@ func (c *client) appendPushesLocked() bool {
 // a batch (it returns the hold's end, nil if none).
 func (c *client) holdPushWriter() *sync.Mutex {
 	if s := c.subs.Load(); s != nil && s.writerStarted {
-		s.writing.Lock()
-		return &s.writing
+		s.conn.writing.Lock()
+		return &s.conn.writing
 	}
 	return nil
 }
@@ -194,14 +214,14 @@ func (c *client) startPushWriter() {
 func (c *client) pushWriter(s *clientSubs) {
 	for {
 		select {
-		case <-s.done:
+		case <-s.conn.done:
 			return
-		case <-s.wake:
+		case <-s.conn.wake:
 		}
-		s.writing.Lock()
+		s.conn.writing.Lock()
 		buf, dead := s.takePushes()
 		if dead {
-			s.writing.Unlock()
+			s.conn.writing.Unlock()
 			c.killed.Store(true)
 			c.shutdownSocket()
 			return
@@ -213,7 +233,7 @@ func (c *client) pushWriter(s *clientSubs) {
 			c.netOut.Add(int64(n))
 			putPushBuffer(buf)
 		}
-		s.writing.Unlock()
+		s.conn.writing.Unlock()
 		if err != nil {
 			return
 		}
@@ -227,17 +247,10 @@ func (c *client) dropSubscriptions() {
 	if s == nil {
 		return
 	}
-	hub := c.srv.hub
-	for ch := range s.channels {
-		hub.Unsubscribe([]byte(ch), c)
+	for _, e := range s.set.list {
+		subKinds[e.kind].remove(c, []byte(e.name))
 	}
-	for p := range s.patterns {
-		hub.PUnsubscribe([]byte(p), c)
-	}
-	for ch := range s.shardChannels {
-		hub.SUnsubscribe([]byte(ch), c)
-	}
-	s.channels, s.patterns, s.shardChannels = nil, nil, nil
+	s.set = subSet{}
 	s.nsub.Store(0)
 	s.npsub.Store(0)
 	s.nssub.Store(0)
@@ -255,8 +268,8 @@ func (c *client) releaseSubs() {
 	s.out.queue = nil
 	s.pending.Store(0)
 	s.out.Unlock()
-	if s.done != nil {
-		close(s.done)
+	if s.conn != nil {
+		close(s.conn.done)
 	}
 }
 
