@@ -224,6 +224,8 @@ func TestNotifyEventsPerCommand(t *testing.T) {
 		{[]any{"restore", "z2", "1", "@dump", "absttl"}, ""},
 		{[]any{"swapdb", "0", "1"}, ""},
 		{[]any{"swapdb", "0", "1"}, ""},
+		{[]any{"set", "key:1", "x"}, "new@0 key:1;set@0 key:1"},
+		{[]any{"debug", "populate", "3"}, "new@0 key:0;new@0 key:2"},
 		{[]any{"flushdb"}, ""},
 	}
 	for _, st := range steps {
