@@ -55,10 +55,11 @@ type Ctx struct {
 	// clocks alone — except TOUCH's, which is what TOUCH is for (SetNoTouch).
 	NoTouch bool
 
-	locked     []int    // shard indexes held for this command, ascending, no duplicates
-	replyStart int      // the reply's length before the handler wrote (Recover drops the rest)
-	inHandler  bool     // a handler is running: a panic now is the pipeline's to recover
-	keys       []KeyRef // the command's keys, found for locking (appendKeyShards)
+	locked     []int        // shard indexes held for this command, ascending, no duplicates
+	replyStart int          // the reply's length before the handler wrote (Recover drops the rest)
+	inHandler  bool         // a handler is running: a panic now is the pipeline's to recover
+	keys       []KeyRef     // the command's keys, found for locking (appendKeyShards)
+	events     notifyEvents // keyspace notifications not yet published (notify.go)
 }
 
 // Shard returns the shard that holds key. The pipeline has locked it for this command (in
@@ -91,15 +92,19 @@ func (ctx *Ctx) SetNoTouch(on bool) {
 }
 
 // LookupRead is Redis's lookupKeyRead: a lookup of key in the selected database that counts
-// a keyspace hit or miss. sh must be key's shard (Shard).
+// a keyspace hit or miss, a miss raising the `keymiss` event. sh must be key's shard (Shard).
 func (ctx *Ctx) LookupRead(sh *keyspace.Shard, key []byte) (alloc.Handle, bool) {
 	return ctx.LookupReadFlags(sh, key, 0)
 }
 
-// LookupReadFlags is LookupRead with lookup flags (keyspace.NoTouch …).
+// LookupReadFlags is LookupRead with lookup flags (keyspace.LookupNoTouch …;
+// keyspace.LookupNoNotify: no `keymiss`).
 func (ctx *Ctx) LookupReadFlags(sh *keyspace.Shard, key []byte, flags keyspace.LookupFlags) (alloc.Handle, bool) {
 	h, ok := sh.LookupFlagsLocked(ctx.DB, key, ctx.touchFlags(flags))
 	ctx.countLookup(ok)
+	if !ok && flags&keyspace.LookupNoNotify == 0 {
+		ctx.Notify(keyspace.NotifyKeyMiss, EventKeyMiss, key)
+	}
 	return h, ok
 }
 

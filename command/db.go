@@ -32,15 +32,19 @@ func (ctx *Ctx) NewStringRecord(sh *keyspace.Shard, key, val []byte, expireAt in
 }
 
 // SetString stores val under key with the given expire (unix ms, 0 for none), replacing any
-// value: Redis's setKey. sh is key's shard (Shard).
+// value: Redis's setKey, which raises `new` when the key is created. sh is key's shard (Shard).
 func (ctx *Ctx) SetString(sh *keyspace.Shard, key, val []byte, expireAt int64) error {
 	h, err := ctx.NewStringRecord(sh, key, val, expireAt)
 	if err != nil {
 		return err
 	}
-	if _, err := sh.ReplaceFlagsLocked(ctx.DB, key, h, ctx.WriteFlags()); err != nil {
+	replaced, err := sh.ReplaceFlagsLocked(ctx.DB, key, h, ctx.WriteFlags())
+	if err != nil {
 		object.Free(sh.Arena(), h)
 		return err
+	}
+	if !replaced {
+		ctx.NotifyNew(key)
 	}
 	return nil
 }

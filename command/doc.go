@@ -14,6 +14,12 @@
 // poisoned (keyspace.Shard.Poison) — the other shards go on serving. In invariants builds the
 // process crashes at once instead.
 //
+// Keyspace notifications: a handler raises Redis's events with ctx.Notify (one atomic load
+// while notify-keyspace-events has none of the event's class); they are buffered in the Ctx,
+// joined by the expiries its shards logged, published through the Publisher once the locks are
+// released, and dropped when the handler panics (notify.go). A new family raises its events
+// there, as Redis's notifyKeyspaceEvent calls do.
+//
 // Lock order: a client's own lock, then shard locks in ascending order, then the clients'
 // arena lock (locks.go).
 package command

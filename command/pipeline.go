@@ -157,6 +157,7 @@ func (p *Pipeline) Recover(ctx *Ctx, r any) bool {
 	}
 	ctx.inHandler = false
 	stack := p.recovered(ctx, r, ctx.replyStart)
+	ctx.dropEvents() // a half-done command's notifications are not sent
 	p.unlock(ctx)
 	if p.OnPanic != nil {
 		p.OnPanic(ctx, r, stack)
@@ -181,12 +182,13 @@ func (p *Pipeline) RunRecovered(ctx *Ctx, conn Conn, lookupErr string, inline bo
 
 // afterCommand is where the hooks after a command go, in Redis's call() order, as the issues
 // that need them arrive: statistics (commandstats, errorstats, latency, slowlog), propagation to
-// replicas and the AOF, keyspace notifications, wake-ups of clients blocked on the keys written.
-func (p *Pipeline) afterCommand(*Ctx) {}
+// replicas and the AOF, keyspace notifications (the expiries of the command's shards join its
+// events), wake-ups of clients blocked on the keys written.
+func (p *Pipeline) afterCommand(ctx *Ctx) { p.collectEvents(ctx) }
 
 // afterUnlock is where the hooks that must not hold shard locks go, once a command (or EXEC's
 // whole transaction) has released them: delivery of keyspace notifications to subscribers.
-func (p *Pipeline) afterUnlock(*Ctx) {}
+func (p *Pipeline) afterUnlock(ctx *Ctx) { p.deliverEvents(ctx) }
 
 // recovered handles a handler's panic with the locks still held: the shards of a write command
 // are poisoned (its table or arena may be half-changed) before anyone else can take them, and

@@ -253,7 +253,7 @@ func TestSetValues(t *testing.T) {
 		{"shutdown-on-sigterm", "default", "default"},
 		{"notify-keyspace-events", "KEA", "AKE"},
 		{"notify-keyspace-events", "Ex", "xE"},
-		{"notify-keyspace-events", "AKEn", "AKE"}, // Redis prints n only without A
+		{"notify-keyspace-events", "AKEn", "AnKE"}, // Redis prints n only without A, and loses it
 		{"notify-keyspace-events", "g$lshzxetd", "AK"[:1]},
 		{"notify-keyspace-events", "", ""},
 		{"latency-tracking-info-percentiles", "50 99.90 100", "50 99.9 100"},

@@ -20,7 +20,7 @@ var serverFlags = []string{
 	"shutdown-on-sigint", "repl-diskless-sync",
 	"enable-debug-command", "enable-protected-configs", "shutdown-timeout",
 	"slowlog-log-slower-than", "slowlog-max-len", "latency-monitor-threshold", "latency-tracking",
-	"latency-tracking-info-percentiles",
+	"latency-tracking-info-percentiles", "notify-keyspace-events",
 }
 
 func enumList(vs []EnumValue) string {

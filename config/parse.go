@@ -469,7 +469,9 @@ const (
 )
 
 // parseNotifyKeyspaceEvents is keyspaceEventsStringToFlags then
-// keyspaceEventsFlagsToString.
+// keyspaceEventsFlagsToString, with one difference: Redis prints n only without A (its flags
+// keep n, its CONFIG GET and CONFIG REWRITE lose it), while here the value is all there is, so
+// n follows A ("AKEn" reads back "AnKE" rather than "AKE") and new-key events stay on.
 func parseNotifyKeyspaceEvents(_ string, args []string) (string, string) {
 	if len(args) != 1 {
 		return "", "wrong number of arguments"
@@ -514,6 +516,9 @@ func parseNotifyKeyspaceEvents(_ string, args []string) (string, string) {
 	var b strings.Builder
 	if flags&notifyAll == notifyAll {
 		b.WriteByte('A')
+		if flags&notifyNew != 0 {
+			b.WriteByte('n')
+		}
 	} else {
 		for _, f := range []struct {
 			bit int

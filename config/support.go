@@ -88,6 +88,7 @@ var acted = map[string]string{
 	"repl-diskless-sync":                "SYNC (redis-cli --rdb) streams the snapshot to clients that read that form (yes), or sends it from a temporary file (no)",
 	"shutdown-on-sigterm":               "what SIGTERM does: default (save if save points exist), save, nosave, force",
 	"shutdown-on-sigint":                "what SIGINT does: default (save if save points exist), save, nosave, force",
+	"notify-keyspace-events":            "keyspace notification classes (K E g $ l s h z x e t m d n A) published to __keyspace@<db>__:<key> and __keyevent@<db>__:<event>",
 }
 
 // refused lists the directives refused at any value but their default, with what is missing.
@@ -220,7 +221,7 @@ func inertReason(name string) string {
 		{"hash-max", "no hashes yet"}, {"set-max", "no sets yet"}, {"zset-max", "no sorted sets yet"},
 		{"list-", "no lists yet"}, {"stream-", "no streams yet"}, {"hll-", "no HyperLogLog yet"},
 		{"maxmemory-", "no memory limit is enforced yet"},
-		{"notify-keyspace", "no keyspace notifications yet"}, {"acl", "no ACL yet"},
+		{"acl", "no ACL yet"},
 		{"tracking-", "no client tracking yet"}, {"busy-reply", "no scripting yet"},
 		{"syslog-", "logs go to logfile or standard output only"},
 		{"io-threads", "readiness loops are sized by the CPU count"},

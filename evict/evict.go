@@ -71,6 +71,10 @@ type Evictor struct {
 	// work to do took (Cycle) and each evicted key's deletion (Delete): the latency monitor's
 	// eviction-cycle and eviction-del events.
 	Timing func(what Timed, d time.Duration)
+	// OnEvicted, when set before the evictor runs, is told of each evicted key (database and
+	// key, valid during the call) once its shard is unlocked: the `evicted` keyspace
+	// notification.
+	OnEvicted func(db int, key []byte)
 
 	background atomic.Bool    // the background eviction is running (continueInBackground)
 	bgMu       sync.Mutex     // orders starting the background eviction with Close
@@ -420,6 +424,7 @@ func (e *Evictor) evictRandom(volatile bool) (found, busy bool) {
 			if picked && e.timedDelete(sh, db, key) {
 				sh.Unlock()
 				e.evicted.Add(1)
+				e.notifyEvicted(db, key)
 				return true, busy
 			}
 			sh.Unlock()
@@ -513,5 +518,13 @@ func (e *Evictor) deleteKey(i, db int, key []byte) deleteOutcome {
 		return gone
 	}
 	e.evicted.Add(1)
+	e.notifyEvicted(db, key)
 	return deleted
+}
+
+// notifyEvicted tells OnEvicted of an evicted key; no lock is held.
+func (e *Evictor) notifyEvicted(db int, key []byte) {
+	if e.OnEvicted != nil {
+		e.OnEvicted(db, key)
+	}
 }

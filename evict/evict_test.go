@@ -290,3 +290,32 @@ func TestTiming(t *testing.T) {
 		t.Fatalf("a call with nothing to evict was timed: cycles %d", cycles)
 	}
 }
+
+// TestOnEvicted: every evicted key is reported once, after its shard is unlocked, for the
+// random policies and the pool's alike.
+func TestOnEvicted(t *testing.T) {
+	for _, p := range []Policy{AllKeysRandom, AllKeysLRU} {
+		w := newWorld(t)
+		var got []string
+		w.e.OnEvicted = func(db int, key []byte) {
+			sh := w.ks.Shard(w.ks.ShardFor(key))
+			if !sh.TryLock() {
+				t.Errorf("OnEvicted(%q) with its shard locked", key)
+			} else {
+				sh.Unlock()
+			}
+			if w.exists(db, string(key)) {
+				t.Errorf("evicted key %q still exists", key)
+			}
+			got = append(got, fmt.Sprintf("%d/%s", db, key))
+		}
+		for i := range 20 {
+			w.set(t, i%4, fmt.Sprint("k", i), 0)
+		}
+		w.limitKeys(12, p)
+		w.e.Perform()
+		if int64(len(got)) != w.e.Evicted() || len(got) != 8 {
+			t.Errorf("%v: %d keys reported, %d evicted, want 8", p, len(got), w.e.Evicted())
+		}
+	}
+}

@@ -51,5 +51,7 @@
 // The keyspace reads time from the clock function it was given (unix ms); tests pass a fake one
 // and advance it. A key expires when the clock passes its expire (Redis's now > when): lazily
 // when a lookup meets it, and actively when the cron runs ActiveExpireCycle, which takes due
-// keys off the TTL index in time order.
+// keys off the TTL index in time order. While notify-keyspace-events has the x class, each
+// shard logs the keys it expired for their `expired` events, which the lock holder publishes
+// after unlocking (events.go).
 package keyspace

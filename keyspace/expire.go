@@ -34,7 +34,7 @@ func (s *Shard) ActiveExpireLocked(now int64, budget int) (removed int, more boo
 			}
 			budget--
 			d.expires.delete(e)
-			if s.expireEntry(d, e) {
+			if s.expireEntry(db, d, e) {
 				removed++
 			}
 		}
@@ -45,7 +45,7 @@ func (s *Shard) ActiveExpireLocked(now int64, budget int) (removed int, more boo
 
 // expireEntry deletes the key that TTL entry e (already out of the index) stands for: the
 // record of e's chain whose expire and key hash are e's.
-func (s *Shard) expireEntry(d *database, e ttlEntry) bool {
+func (s *Shard) expireEntry(db int, d *database, e ttlEntry) bool {
 	p, ok := d.keys.findMatch(e.hash, func(h alloc.Handle) bool {
 		when, has := object.Expire(s.arena, h)
 		return has && when == e.when && Hash(object.Key(s.arena, h)) == e.hash
@@ -56,22 +56,40 @@ func (s *Shard) expireEntry(d *database, e ttlEntry) bool {
 	h := p.b.handles[p.slot]
 	s.beforeChange(d, h)
 	d.keys.deleteAt(p)
+	s.noteExpired(db, object.Key(s.arena, h))
 	object.Free(s.arena, h)
-	s.expiredKeys.Store(s.expiredKeys.Load() + 1)
 	return true
 }
 
 // ActiveExpireCycle is the cron's active expiry: every shard in turn, locked, removes due keys
 // within budget TTL entries (ActiveExpireLocked). It returns how many keys were removed and
 // whether due keys remain in some shard, for the cron to call again while its time allows.
+// The `expired` events of each shard's log (the keys this cycle removed, and any a lock holder
+// outside the command pipeline left there) go to SetOnExpired's function once the shard is
+// unlocked.
 func (k *Keyspace) ActiveExpireCycle(budget int) (removed int, more bool) {
 	now := k.Now()
+	var log EventLog
 	for _, s := range k.shards {
 		s.mu.Lock()
 		n, m := s.ActiveExpireLocked(now, budget)
+		s.takeExpiredLocked(&log)
 		s.Unlock()
 		removed += n
 		more = more || m
+		if log.Len() > 0 {
+			k.publishExpired(&log)
+		}
 	}
 	return removed, more
+}
+
+// publishExpired hands log's entries to the OnExpired function and resets it.
+func (k *Keyspace) publishExpired(log *EventLog) {
+	if k.onExpired != nil {
+		for i := range log.Len() {
+			k.onExpired(log.At(i))
+		}
+	}
+	log.Reset()
 }

@@ -24,6 +24,10 @@ type Keyspace struct {
 	// snapPending is the bytes of records a running snapshot wrote before they changed and
 	// holds in memory (snapshot.go).
 	snapPending atomic.Int64
+	// notify is the NotifyClass notify-keyspace-events enables, 0 when none is sent (events.go).
+	notify atomic.Uint32
+	// onExpired publishes an `expired` event, with no lock held (SetOnExpired); set before use.
+	onExpired func(db int, key []byte)
 }
 
 // Options configures a Keyspace. The zero value gives the defaults.

@@ -88,8 +88,8 @@ func (s *Shard) RandomKeyLocked(db int) (alloc.Handle, bool) {
 			return h, true // cannot happen: random returned it
 		}
 		s.removeAt(d, p, hash)
+		s.noteExpired(db, key)
 		object.Free(s.arena, h)
-		s.expiredKeys.Store(s.expiredKeys.Load() + 1)
 	}
 }
 

@@ -85,8 +85,8 @@ func (s *Shard) ScanLocked(db int, cursor uint64, fn func(h alloc.Handle)) uint6
 				hash := Hash(key)
 				if p, ok := d.keys.findMatch(hash, func(x alloc.Handle) bool { return x == h }); ok {
 					s.removeAt(d, p, hash)
+					s.noteExpired(db, key)
 					object.Free(s.arena, h)
-					s.expiredKeys.Store(s.expiredKeys.Load() + 1)
 				}
 				continue
 			}

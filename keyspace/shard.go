@@ -35,6 +35,10 @@ type Shard struct {
 	expireNext int            // the database active expiry starts with next (round robin)
 	scratch    []alloc.Handle // ScanLocked's entries of one step
 
+	// expiredLog holds the keys expired under mu whose `expired` events are not yet taken
+	// (events.go). Guarded by mu.
+	expiredLog EventLog
+
 	// expiredKeys counts keys removed by expiry (INFO expired_keys). Written under mu, read by
 	// anyone.
 	expiredKeys atomic.Int64
@@ -105,6 +109,9 @@ const (
 	// LookupForWrite announces that the caller may change the record in place (Redis's
 	// lookupKeyWrite): a running snapshot writes it first, as it still is.
 	LookupForWrite
+	// LookupNoNotify: a read miss raises no `keymiss` notification (Redis's LOOKUP_NONOTIFY:
+	// OBJECT). The keyspace itself ignores it.
+	LookupNoNotify
 )
 
 // LookupLocked is Redis's lookupKey: the record of key in database db, if the key exists. An
@@ -125,8 +132,8 @@ func (s *Shard) LookupFlagsLocked(db int, key []byte, flags LookupFlags) (alloc.
 	h := p.b.handles[p.slot]
 	if when, has := object.Expire(s.arena, h); has && flags&LookupNoExpire == 0 && expired(when, s.ks.Now()) {
 		s.removeAt(d, p, hash)
+		s.noteExpired(db, key)
 		object.Free(s.arena, h)
-		s.expiredKeys.Store(s.expiredKeys.Load() + 1)
 		return 0, false
 	}
 	if flags&LookupForWrite != 0 {
@@ -172,10 +179,11 @@ func (s *Shard) add(d *database, hash uint64, h alloc.Handle) error {
 
 // ReplaceLocked stores record h as key in database db, adding the key or replacing (and
 // freeing) the record it had — Redis's setKey. h must be a new record, not the key's own. It
-// reports whether a record was replaced. The TTL index follows the new record's expire (a SET
-// with KEEPTTL makes the new record with the old expire). A replaced record whose time had
-// passed counts in expired_keys, as Redis's lookupKeyWrite would have expired it first: a plain
-// SET need not look the key up before. On error nothing changed and h still belongs to the
+// reports whether a live record was replaced. The TTL index follows the new record's expire (a
+// SET with KEEPTTL makes the new record with the old expire). A replaced record whose time had
+// passed counts in expired_keys, and as expired for notifications, as Redis's lookupKeyWrite
+// would have expired it first (a plain SET need not look the key up before): replaced is then
+// false, the key being new. On error nothing changed and h still belongs to the
 // caller.
 func (s *Shard) ReplaceLocked(db int, key []byte, h alloc.Handle) (replaced bool, err error) {
 	return s.ReplaceFlagsLocked(db, key, h, 0)
@@ -198,8 +206,10 @@ func (s *Shard) ReplaceFlagsLocked(db int, key []byte, h alloc.Handle, flags Loo
 	oldWhen, oldHas := object.Expire(s.arena, old)
 	newWhen, newHas := object.Expire(s.arena, h)
 	same := oldHas && newHas && oldWhen == newWhen
+	replaced = true
 	if oldHas && expired(oldWhen, s.ks.Now()) {
-		s.expiredKeys.Store(s.expiredKeys.Load() + 1)
+		s.noteExpired(db, key)
+		replaced = false
 	}
 	if newHas && !same {
 		if err := d.expires.insert(ttlEntry{newWhen, hash}); err != nil {
@@ -223,7 +233,7 @@ func (s *Shard) ReplaceFlagsLocked(db int, key []byte, h alloc.Handle, flags Loo
 	}
 	object.Free(s.arena, old)
 	s.countDirty(1)
-	return true, nil
+	return replaced, nil
 }
 
 // UpdateLocked makes key, whose record was old, name record h instead: an object function

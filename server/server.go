@@ -214,6 +214,7 @@ func New(opts Options) (*Server, error) {
 	runtime.GC()
 	s.startupMemory = ks.UsedMemory() + clientArena.Used() + alloc.GoRuntimeLive()
 	s.startMemoryLimit()
+	s.startNotifications()
 	return s, nil
 }
 

@@ -60,6 +60,8 @@ func debugPopulateCommand(ctx *command.Ctx) {
 		if err == nil {
 			if err = sh.InsertLocked(ctx.DB, key, h); err != nil {
 				object.Free(sh.Arena(), h)
+			} else {
+				ctx.NotifyNew(key)
 			}
 		}
 		if err != nil {

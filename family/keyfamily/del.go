@@ -28,13 +28,18 @@ func delGenericCommand(ctx *command.Ctx) {
 }
 
 // opDel deletes key from the client's database and reports whether it existed. A key whose time
-// has passed is expired first (expireIfNeeded), so it does not count as deleted.
+// has passed is expired first (expireIfNeeded), so it does not count as deleted. A deleted key
+// raises `del`.
 func opDel(ctx *command.Ctx, key []byte) bool {
 	sh := ctx.Shard(key)
 	if _, ok := sh.LookupFlagsLocked(ctx.DB, key, keyspace.LookupNoTouch); !ok {
 		return false
 	}
-	return sh.DeleteLocked(ctx.DB, key)
+	if !sh.DeleteLocked(ctx.DB, key) {
+		return false
+	}
+	ctx.Notify(keyspace.NotifyGeneric, command.EventDel, key)
+	return true
 }
 
 // existsCommand: EXISTS key [key ...] — a key named twice counts twice. It does not touch the

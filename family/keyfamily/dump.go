@@ -84,7 +84,8 @@ func restoreCommand(ctx *command.Ctx) {
 	}
 	key := args.Arg(1)
 	sh := ctx.Shard(key)
-	if _, exists := ctx.LookupWrite(sh, key); exists && !replace {
+	_, exists := ctx.LookupWrite(sh, key)
+	if exists && !replace {
 		ctx.W.Error(errBusyKey.Error())
 		return
 	}
@@ -122,6 +123,12 @@ func restoreCommand(ctx *command.Ctx) {
 	}
 	if h, ok := sh.LookupFlagsLocked(ctx.DB, key, keyspace.LookupNoTouch); ok {
 		sh.SetAccessLocked(h, idle, freq)
+		if exists {
+			ctx.NotifyNew(key) // REPLACE deletes the key, then adds it (Redis's dbAdd)
+		}
+		ctx.Notify(keyspace.NotifyGeneric, "restore", key)
+	} else if exists {
+		ctx.Notify(keyspace.NotifyGeneric, command.EventDel, key) // replaced by an expired payload
 	}
 	ctx.W.OK()
 }

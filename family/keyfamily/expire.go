@@ -5,6 +5,7 @@ import (
 
 	"github.com/kvserver/kvserver/command"
 	"github.com/kvserver/kvserver/conv"
+	"github.com/kvserver/kvserver/keyspace"
 	"github.com/kvserver/kvserver/object"
 	"github.com/kvserver/kvserver/replyerr"
 )
@@ -119,11 +120,13 @@ func opExpire(ctx *command.Ctx, key []byte, when, now int64, flags int) (bool, e
 	}
 	if when <= now {
 		sh.DeleteLocked(ctx.DB, key)
+		ctx.Notify(keyspace.NotifyGeneric, command.EventDel, key)
 		return true, nil
 	}
 	if err := sh.SetExpireLocked(ctx.DB, key, when); err != nil {
 		return false, err
 	}
+	ctx.Notify(keyspace.NotifyGeneric, command.EventExpire, key)
 	return true, nil
 }
 
@@ -142,5 +145,9 @@ func opPersist(ctx *command.Ctx, key []byte) bool {
 	if _, ok := ctx.LookupWrite(sh, key); !ok {
 		return false
 	}
-	return sh.PersistLocked(ctx.DB, key)
+	if !sh.PersistLocked(ctx.DB, key) {
+		return false
+	}
+	ctx.Notify(keyspace.NotifyGeneric, "persist", key)
+	return true
 }

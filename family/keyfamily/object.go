@@ -22,11 +22,12 @@ const (
 )
 
 // objectCommandLookup is Redis's: key's record, by a lookup that leaves the LRU clock alone but
-// counts a hit or miss. A missing key answers null (the bool is false).
+// counts a hit or miss, and raises no keymiss event (LOOKUP_NONOTIFY). A missing key answers
+// null (the bool is false).
 func objectCommandLookup(ctx *command.Ctx) (*alloc.Arena, alloc.Handle, bool) {
 	key := ctx.Args.Arg(2)
 	sh := ctx.Shard(key)
-	h, ok := ctx.LookupReadFlags(sh, key, keyspace.LookupNoTouch)
+	h, ok := ctx.LookupReadFlags(sh, key, keyspace.LookupNoTouch|keyspace.LookupNoNotify)
 	if !ok {
 		return nil, 0, false
 	}

@@ -54,6 +54,9 @@ func opRename(ctx *command.Ctx, src, dst []byte, nx bool) (bool, error) {
 		return false, err
 	}
 	ssh.DeleteLocked(ctx.DB, src)
+	ctx.NotifyNew(dst) // the old dst was deleted, then dst added (Redis's dbAdd)
+	ctx.Notify(keyspace.NotifyGeneric, "rename_from", src)
+	ctx.Notify(keyspace.NotifyGeneric, "rename_to", dst)
 	return true, nil
 }
 
@@ -108,6 +111,8 @@ func opCopy(ctx *command.Ctx, src, dst []byte, dstDB int, replace bool) (bool, e
 	if err := storeCopy(ctx, ssh, h, dsh, dstDB, dst); err != nil {
 		return false, err
 	}
+	ctx.NotifyDB(keyspace.NotifyNew, command.EventNew, dstDB, dst) // replaced: deleted, then added
+	ctx.NotifyDB(keyspace.NotifyGeneric, "copy_to", dstDB, dst)
 	return true, nil
 }
 
@@ -202,5 +207,8 @@ func opMove(ctx *command.Ctx, key []byte, dstDB int) (bool, error) {
 		}
 		return false, err
 	}
+	ctx.NotifyDB(keyspace.NotifyNew, command.EventNew, dstDB, key)
+	ctx.Notify(keyspace.NotifyGeneric, "move_from", key)
+	ctx.NotifyDB(keyspace.NotifyGeneric, "move_to", dstDB, key)
 	return true, nil
 }

@@ -48,6 +48,7 @@ func incrDecrCommand(ctx *command.Ctx, incr int64) {
 		ctx.W.Error(err.Error())
 		return
 	}
+	ctx.Notify(keyspace.NotifyString, "incrby", key)
 	ctx.W.Int(v)
 }
 
@@ -90,6 +91,7 @@ func incrbyfloatCommand(ctx *command.Ctx) {
 		ctx.W.Error(err.Error())
 		return
 	}
+	ctx.Notify(keyspace.NotifyString, "incrbyfloat", key)
 	ctx.W.Bulk(text)
 }
 
@@ -126,9 +128,13 @@ func opIncrByFloat(ctx *command.Ctx, sh *keyspace.Shard, key, incrArg []byte) ([
 	if err != nil {
 		return nil, err
 	}
-	if _, err := sh.ReplaceFlagsLocked(ctx.DB, key, nh, ctx.WriteFlags()); err != nil {
+	replaced, err := sh.ReplaceFlagsLocked(ctx.DB, key, nh, ctx.WriteFlags())
+	if err != nil {
 		object.Free(a, nh)
 		return nil, err
+	}
+	if !replaced {
+		ctx.NotifyNew(key)
 	}
 	return text, nil
 }

@@ -54,8 +54,8 @@ func getCommand(ctx *command.Ctx) {
 func getdelCommand(ctx *command.Ctx) {
 	key := ctx.Args.Arg(1)
 	sh := ctx.Shard(key)
-	if getGenericCommand(ctx, sh, key) {
-		sh.DeleteLocked(ctx.DB, key)
+	if getGenericCommand(ctx, sh, key) && sh.DeleteLocked(ctx.DB, key) {
+		ctx.Notify(keyspace.NotifyGeneric, command.EventDel, key)
 	}
 }
 
@@ -103,10 +103,16 @@ func opGetExExpire(ctx *command.Ctx, sh *keyspace.Shard, key []byte, flags int, 
 	switch {
 	case flags&(setEXAT|setPXAT) != 0 && when <= now:
 		sh.DeleteLocked(ctx.DB, key)
+		ctx.Notify(keyspace.NotifyGeneric, command.EventDel, key)
 	case flags&setExpireFlags != 0:
-		return sh.SetExpireLocked(ctx.DB, key, when)
+		if err := sh.SetExpireLocked(ctx.DB, key, when); err != nil {
+			return err
+		}
+		ctx.Notify(keyspace.NotifyGeneric, command.EventExpire, key)
 	case flags&setPersist != 0:
-		sh.PersistLocked(ctx.DB, key)
+		if sh.PersistLocked(ctx.DB, key) {
+			ctx.Notify(keyspace.NotifyGeneric, "persist", key)
+		}
 	}
 	return nil
 }

@@ -26,6 +26,7 @@ func appendCommand(ctx *command.Ctx) {
 		ctx.W.Error(err.Error())
 		return
 	}
+	ctx.Notify(keyspace.NotifyString, "append", key)
 	ctx.W.Int(int64(n))
 }
 
@@ -181,9 +182,14 @@ func opSetRange(ctx *command.Ctx, sh *keyspace.Shard, key []byte, offset int64, 
 			object.Free(a, nh)
 			return 0, err
 		}
+		ctx.NotifyNew(key)
+		ctx.Notify(keyspace.NotifyString, "setrange", key)
 		return n, nil
 	}
 	nh, n, err := object.SetRange(a, h, int(offset), val)
 	sh.UpdateLocked(ctx.DB, key, h, nh) // the record may have moved, even on error
+	if err == nil {
+		ctx.Notify(keyspace.NotifyString, "setrange", key)
+	}
 	return n, err
 }

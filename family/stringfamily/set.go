@@ -72,7 +72,15 @@ func setGenericCommand(ctx *command.Ctx, key, val []byte, flags int, expireAt, n
 	if flags&setGet != 0 && !getGenericCommand(ctx, sh, key) {
 		return
 	}
+	past := expireAt != 0 && expireAt <= now
+	existed := false
+	if past && ctx.KS.NotifyClasses() != 0 {
+		_, existed = ctx.LookupWrite(sh, key)
+	}
 	done, err := opSet(ctx, sh, key, val, flags, expireAt, now)
+	if done && err == nil {
+		notifySet(ctx, key, expireAt != 0, past, existed)
+	}
 	switch {
 	case err != nil:
 		ctx.W.Truncate(mark) // GET's reply too: one reply per command, the error
@@ -86,6 +94,23 @@ func setGenericCommand(ctx *command.Ctx, key, val []byte, flags int, expireAt, n
 		ctx.W.OK()
 	default:
 		ctx.W.Null()
+	}
+}
+
+// notifySet raises SET's events: `set`, then `expire` when it set one. A time already past
+// (EXAT, PXAT) leaves no key here, where Redis stores the key and expires it at its next
+// lookup: the events are Redis's all the same — `new` for a key that did not exist, `set`,
+// `expire`, and `expired` at once.
+func notifySet(ctx *command.Ctx, key []byte, expire, past, existed bool) {
+	if past && !existed {
+		ctx.NotifyNew(key)
+	}
+	ctx.Notify(keyspace.NotifyString, "set", key)
+	if expire {
+		ctx.Notify(keyspace.NotifyGeneric, command.EventExpire, key)
+	}
+	if past {
+		ctx.Notify(keyspace.NotifyExpired, command.EventExpired, key)
 	}
 }
 
@@ -151,6 +176,7 @@ func opMSet(ctx *command.Ctx, nx bool) (done bool, err error) {
 		if err := ctx.SetString(ctx.Shard(key), key, args.Arg(j+1), 0); err != nil {
 			return false, err
 		}
+		ctx.Notify(keyspace.NotifyString, "set", key)
 	}
 	return true, nil
 }

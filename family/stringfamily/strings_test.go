@@ -287,3 +287,20 @@ func TestRelativeExpireNeverPast(t *testing.T) {
 		t.Errorf("keys after the relative SETs: %d, want 3 (a, b, c; not d)", n)
 	}
 }
+
+// nopPublisher drops every message: BenchmarkSetNotify measures recording and formatting the
+// events, not pub/sub's delivery.
+type nopPublisher struct{}
+
+func (nopPublisher) Publish(channel, message []byte) int { return 0 }
+
+func BenchmarkSetNotify(b *testing.B) {
+	h := newHarness(b)
+	h.p.Publisher = nopPublisher{}
+	h.ks.SetNotifyClasses(keyspace.ParseNotifyClasses("KEA"))
+	run := h.prepared("SET", "key:000000000001", "value:0123456789")
+	b.ReportAllocs()
+	for b.Loop() {
+		run()
+	}
+}
