@@ -34,7 +34,7 @@ func (s *Shard) ActiveExpireLocked(now int64, budget int) (removed int, more boo
 			}
 			budget--
 			d.expires.delete(e)
-			if s.expireEntry(d, e) {
+			if s.expireEntry(db, d, e) {
 				removed++
 			}
 		}
@@ -45,7 +45,7 @@ func (s *Shard) ActiveExpireLocked(now int64, budget int) (removed int, more boo
 
 // expireEntry deletes the key that TTL entry e (already out of the index) stands for: the
 // record of e's chain whose expire and key hash are e's.
-func (s *Shard) expireEntry(d *database, e ttlEntry) bool {
+func (s *Shard) expireEntry(db int, d *database, e ttlEntry) bool {
 	p, ok := d.keys.findMatch(e.hash, func(h alloc.Handle) bool {
 		when, has := object.Expire(s.arena, h)
 		return has && when == e.when && Hash(object.Key(s.arena, h)) == e.hash
@@ -56,6 +56,7 @@ func (s *Shard) expireEntry(d *database, e ttlEntry) bool {
 	h := p.b.handles[p.slot]
 	s.beforeChange(d, h)
 	d.keys.deleteAt(p)
+	s.touchWatched(db, object.Key(s.arena, h), false)
 	object.Free(s.arena, h)
 	s.expiredKeys.Store(s.expiredKeys.Load() + 1)
 	return true

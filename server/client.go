@@ -143,6 +143,7 @@ func (c *client) attachActiveLocked(l *readinessLoop) {
 	// Field by field, so that the context keeps its lock-index buffer from client to client.
 	a.ctx.W, a.ctx.KS, a.ctx.Cfg = &a.w, c.srv.ks, c.srv.cfg
 	a.ctx.Stats, a.ctx.Conn, a.ctx.Records, a.ctx.BigArgCopies = &c.keyStats, c, c, &c.srv.stats.bigArgCopies
+	a.ctx.Tx = c.tx.Load()
 	c.activeState = a
 }
 
@@ -161,6 +162,7 @@ func (c *client) detachActiveLocked(l *readinessLoop) bool {
 	a.plain, a.readBuf, a.readErr, a.loop = nil, nil, nil, nil
 	a.closeAfterReply, a.nextCmd = false, 0
 	a.ctx.Stats, a.ctx.Conn, a.ctx.Records, a.ctx.Cmd, a.ctx.Args = nil, nil, nil, nil, querybuf.Args{}
+	a.ctx.Tx = nil
 	c.activeState = nil
 	if l != nil && len(l.states) < freeStatesPerLoop {
 		l.states = append(l.states, a)
@@ -293,6 +295,7 @@ func (c *client) close() {
 
 // closeOwned releases a client nobody else serves: buffers, socket, registration.
 func (c *client) closeOwned() {
+	c.endTx()
 	c.releaseBuffers()
 	if c.fd >= 0 {
 		c.srv.forgetFD(c)

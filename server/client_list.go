@@ -26,6 +26,13 @@ func (c *client) infoLine(o *client) string {
 	}
 	// Redis's letters in its order; N only when no flag is set.
 	flags := ""
+	tx := o.tx.Load()
+	if tx.Queued() >= 0 {
+		flags += "x" // CLIENT_MULTI
+	}
+	if tx.Dirty() {
+		flags += "d" // CLIENT_DIRTY_CAS
+	}
 	if o.conn == nil && o.peer.family == peerUnix {
 		flags += "U" // CLIENT_UNIX_SOCKET
 	}
@@ -38,12 +45,12 @@ func (c *client) infoLine(o *client) string {
 	if flags == "" {
 		flags = "N"
 	}
-	return fmt.Sprintf("id=%d addr=%s laddr=%s fd=%d name=%s age=%d idle=%d flags=%s db=%d sub=0 psub=0 ssub=0 multi=-1 watch=0 qbuf=%d qbuf-free=%d argv-mem=%d multi-mem=0 rbs=%d rbp=0 obl=0 oll=0 omem=0 tot-mem=%d events=r cmd=%s user=default redir=-1 resp=%d lib-name=%s lib-ver=%s tot-net-in=%d tot-net-out=%d tot-cmds=%d",
+	return fmt.Sprintf("id=%d addr=%s laddr=%s fd=%d name=%s age=%d idle=%d flags=%s db=%d sub=0 psub=0 ssub=0 multi=%d watch=%d qbuf=%d qbuf-free=%d argv-mem=%d multi-mem=%d rbs=%d rbp=0 obl=0 oll=0 omem=0 tot-mem=%d events=r cmd=%s user=default redir=-1 resp=%d lib-name=%s lib-ver=%s tot-net-in=%d tot-net-out=%d tot-cmds=%d",
 		o.id, o.remoteAddr(), o.localAddr(), o.fdNumber(), o.getName(),
 		(now.UnixMilli()-o.created)/1000,
 		(now.UnixMilli()-o.lastInteraction.Load())/1000,
-		flags, o.sharedDB.Load(), qbuf, qbufFree, argvMem, rbs,
-		totMem, cmd, o.sharedProto.Load(),
+		flags, o.sharedDB.Load(), tx.Queued(), tx.Watching(), qbuf, qbufFree, argvMem, tx.Mem(), rbs,
+		totMem+tx.Mem(), cmd, o.sharedProto.Load(),
 		o.libName(), o.libVer(),
 		o.netIn.Load(), o.netOut.Load(), o.totCmds.Load())
 }
