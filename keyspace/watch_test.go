@@ -179,3 +179,25 @@ func BenchmarkSetWatched(b *testing.B) {
 	}
 	k.Unwatch(&w)
 }
+
+// BenchmarkSetSmall is SET over the 1,000 keys of a one-shard keyspace (cache-resident): the
+// write path itself, for A/B comparisons of the write points (nothing watched).
+func BenchmarkSetSmall(b *testing.B) {
+	k, _ := newTestKeyspace(b, Options{Shards: 1, Databases: 1})
+	var kb, vb []byte
+	for i := range 1000 {
+		kb, vb = keyValue(kb, vb, i)
+		if err := setString(k, kb, vb); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		kb, vb = keyValue(kb, vb, i%1000)
+		i += 7
+		if err := setString(k, kb, vb); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
