@@ -28,7 +28,7 @@ func txRows(seen *[][]int, unionHeld *[]bool) []*Command {
 		{Name: "discard", Locking: LockNone, Handler: func(ctx *Ctx) { ctx.Tx.Discard(ctx.KS); ctx.W.OK() }},
 		// hold KEY: records its own shards, and whether EXEC's other keys (the extra
 		// arguments, not its keys) are locked too.
-		{Name: "hold", Arity: -2, Flags: Write, First: 1, Last: 1, Step: 1, Handler: record},
+		{Name: "hold", Arity: -2, Flags: Write | Fast, First: 1, Last: 1, Step: 1, Handler: record},
 		{Name: "wipe", Arity: 1, Flags: Write, Locking: LockAll, Handler: func(ctx *Ctx) {
 			*seen = append(*seen, slices.Clone(ctx.Locked()))
 			ctx.W.OK()
@@ -178,4 +178,31 @@ func TestMultiQueueCopies(t *testing.T) {
 	if got, _ := h.run(conn, false, "exec"); got != "-"+errExecAbort.Error()+"\r\n" {
 		t.Fatalf("exec after an error: %q", got)
 	}
+}
+
+// TestTxRunsInline: in MULTI, a slow command is only queued (a loop may do it), and EXEC may
+// run inline when every queued command may.
+func TestTxRunsInline(t *testing.T) {
+	var seen [][]int
+	var unionHeld []bool
+	h := newHarness(t, txRows(&seen, &unionHeld)...)
+	conn := &fakeConn{}
+	slow, exec := h.tab.ByName("wipe"), h.tab.ByName("exec")
+	if slow == nil || exec == nil || slow.Inline || exec.Inline {
+		t.Fatalf("rows: wipe %v exec %v", slow, exec)
+	}
+	var none *Tx
+	if none.RunsInline(slow) {
+		t.Fatal("outside MULTI a slow command ran inline")
+	}
+	h.run(conn, false, "multi")
+	h.run(conn, false, "hold a")
+	if !h.ctx.Tx.RunsInline(slow) || !h.ctx.Tx.RunsInline(exec) {
+		t.Fatal("queuing or an inline-only EXEC would hand off")
+	}
+	h.run(conn, false, "wipe")
+	if h.ctx.Tx.RunsInline(exec) {
+		t.Fatal("EXEC of a slow command would run inline")
+	}
+	h.run(conn, false, "discard")
 }

@@ -163,3 +163,24 @@ func (tx *Tx) Discard(ks *keyspace.Keyspace) {
 func (tx *Tx) publishMem() {
 	tx.mem.Store(tx.argSum + multiCmdSize*int64(len(tx.queue)) + watchedKeySize*int64(tx.Watch.Len()))
 }
+
+// RunsInline reports whether a readiness loop may run cmd for this connection (the caller has
+// found cmd not Inline by itself): inside MULTI a command that is only queued or refused does,
+// and so does EXEC when every queued command does.
+func (tx *Tx) RunsInline(cmd *Command) bool {
+	if !tx.InMulti() {
+		return false
+	}
+	switch cmd.txRole {
+	case txQueue, txNoMulti:
+		return true
+	case txExec:
+		for _, q := range tx.queue {
+			if !q.cmd.Inline {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
