@@ -249,3 +249,13 @@ func (s *Shard) touchWatchedSwap(db, other int) {
 		}
 	}
 }
+
+// WatchedKeys is the number of (connection, key) watches registered in all shards: 0 once
+// every connection has unwatched, closed or ended its transactions. Safe from any goroutine.
+func (k *Keyspace) WatchedKeys() int {
+	n := 0
+	for _, s := range k.shards {
+		n += int(s.watch.n.Load())
+	}
+	return n
+}

@@ -23,7 +23,7 @@ func execFails(k *Keyspace, w *Watcher) bool {
 func watchedCount(k *Keyspace) int {
 	n := 0
 	for i := range k.NumShards() {
-		n += int(k.Shard(i).watch.n.Load())
+		n += int(k.Shard(i).watch.n.Load()) // as WatchedKeys
 	}
 	return n
 }
