@@ -428,3 +428,34 @@ func TestMultiClientList(t *testing.T) {
 		t.Fatalf("CLIENT INFO after RESET: %q", self)
 	}
 }
+
+// TestMultiWireBytes: the exact bytes of a pipelined transaction — QUEUED, EXEC's array, and
+// the null array of a failed WATCH, *-1 in RESP2 and _ in RESP3 — sent in one write, as
+// clients pipeline MULTI … EXEC.
+func TestMultiWireBytes(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	for _, tc := range []struct {
+		proto int
+		null  string
+	}{{2, "*-1\r\n"}, {3, "_\r\n"}} {
+		c, other := s.RawConn(t), s.RawConn(t)
+		if tc.proto == 3 {
+			c.Do("HELLO", "3")
+		}
+		c.Send(append(append(encodeCommand("MULTI"), encodeCommand("SET", "wire", "1")...), encodeCommand("INCR", "wire")...))
+		c.Send(encodeCommand("EXEC"))
+		want := "+OK\r\n+QUEUED\r\n+QUEUED\r\n*2\r\n+OK\r\n:2\r\n"
+		if got := string(c.ReadN(len(want))); got != want {
+			t.Fatalf("RESP%d transaction: %q, want %q", tc.proto, got, want)
+		}
+		c.Send(encodeCommand("WATCH", "wire"))
+		c.ReadN(len("+OK\r\n"))
+		mustDo(t, other, "(integer) 3\n", "INCR", "wire")
+		c.Send(append(append(encodeCommand("MULTI"), encodeCommand("GET", "wire")...), encodeCommand("EXEC")...))
+		want = "+OK\r\n+QUEUED\r\n" + tc.null
+		if got := string(c.ReadN(len(want))); got != want {
+			t.Fatalf("RESP%d failed WATCH: %q, want %q", tc.proto, got, want)
+		}
+	}
+}
