@@ -24,8 +24,13 @@ const (
 	txNoMulti               // refused inside a transaction, which then aborts (MULTI, WATCH)
 )
 
-// txRoleOf is the role of the command named name (a row's full name).
-func txRoleOf(name string) txRole {
+// txRoleOf is the role of the command named name (a row's full name) with flags: Redis's
+// no_multi commands (SAVE, SHUTDOWN, SYNC, PSYNC) are refused inside MULTI, and so are MULTI
+// and WATCH.
+func txRoleOf(name string, flags Flags) txRole {
+	if flags&NoMulti != 0 {
+		return txNoMulti
+	}
 	switch name {
 	case "exec":
 		return txExec

@@ -184,7 +184,7 @@ func (cmd *Command) finish(parent *Command) {
 	cmd.catsFinal = cats
 	cmd.Inline = runsInline(cmd.Flags, cats)
 	cmd.IsDebug = cmd.FullName == "debug"
-	cmd.txRole = txRoleOf(cmd.FullName)
+	cmd.txRole = txRoleOf(cmd.FullName, cmd.Flags)
 	cmd.CatNames = cmd.CatNames[:0]
 	for i, name := range CatNames {
 		if cats&(1<<i) != 0 {
