@@ -21,7 +21,7 @@ const (
 	txQueue   txRole = iota // queued, run by EXEC
 	txExec                  // EXEC: runs the queue
 	txRun                   // DISCARD, QUIT, RESET: run at once, even over maxmemory
-	txNoMulti               // refused inside a transaction, which then aborts (MULTI, WATCH)
+	txNoMulti               // refused inside a transaction, which then aborts (no_multi, MULTI, WATCH)
 )
 
 // txRoleOf is the role of the command named name (a row's full name) with flags: Redis's
