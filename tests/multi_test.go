@@ -178,15 +178,15 @@ func TestMultiWatchInvalidation(t *testing.T) {
 			mustDo(t, o, "OK\n", "FLUSHDB")
 		}, false},
 		{"SWAPDB", nil, func(t *testing.T, o *rawConn) { mustDo(t, o, "OK\n", "SWAPDB", "0", "1") }, true},
-		{"expiry, lazy", []string{"SET", "k", "v", "PX", "30"}, func(t *testing.T, o *rawConn) {
+		{"expiry, lazy", []string{"SET", "k", "v", "PX", "100"}, func(t *testing.T, o *rawConn) {
 			waitFor(t, 10*time.Second, "the key to expire", func() bool { return formatReply(o.Do("EXISTS", "k"), false) == "(integer) 0\n" })
 		}, true},
-		{"expiry, active", []string{"SET", "k", "v", "PX", "30"}, func(t *testing.T, o *rawConn) {
+		{"expiry, active", []string{"SET", "k", "v", "PX", "100"}, func(t *testing.T, o *rawConn) {
 			waitFor(t, 10*time.Second, "active expiry", func() bool { return formatReply(o.Do("DBSIZE"), false) == "(integer) 0\n" })
 		}, true},
-		{"expired but not yet deleted at EXEC", []string{"SET", "k", "v", "PX", "30"}, func(t *testing.T, o *rawConn) {
+		{"expired but not yet deleted at EXEC", []string{"SET", "k", "v", "PX", "100"}, func(t *testing.T, o *rawConn) {
 			// Active expiry is off (below): the key stays until read, logically expired.
-			time.Sleep(60 * time.Millisecond) // the clock must pass the expire: nothing to poll
+			time.Sleep(150 * time.Millisecond) // the clock must pass the expire: nothing to poll
 		}, true},
 	}
 	for _, tc := range causes {
@@ -203,6 +203,13 @@ func TestMultiWatchInvalidation(t *testing.T) {
 				mustDo(t, other, "OK\n", tc.setup...)
 			}
 			mustDo(t, c, "OK\n", "WATCH", "k")
+			if tc.setup != nil && tc.setup[len(tc.setup)-2] == "PX" {
+				// The key must still be alive when watched (a loaded machine may take longer
+				// than its 30 ms between SET and WATCH): else the case is not the one meant.
+				if r := other.Do("PTTL", "k"); r.Kind != ':' || r.Int <= 0 {
+					t.Skipf("the key expired before WATCH on this loaded machine (PTTL %v)", formatReply(r, false))
+				}
+			}
 			tc.cause(t, other)
 			if got := execNull(t, c, "k"); got != tc.fails {
 				t.Fatalf("EXEC failed: %v, want %v", got, tc.fails)
