@@ -96,15 +96,17 @@ func (tx *Tx) Mem() int64 {
 	if tx == nil {
 		return 0
 	}
-	return tx.mem.Load()
+	return tx.mem.Load() + watchedKeySize*int64(tx.Watching())
 }
 
 // Dirty reports whether a watched key changed (CLIENT LIST's d flag). Safe from any goroutine.
 func (tx *Tx) Dirty() bool { return tx != nil && tx.Watch.Dirty() }
 
-// Watching is the number of watched keys (CLIENT LIST's watch=). Safe from any goroutine.
+// Watching is the number of watched keys (CLIENT LIST's watch=): 0 once one has changed, as
+// Redis then unwatches them all (kvserver forgets them at EXEC, DISCARD or UNWATCH). Safe from
+// any goroutine.
 func (tx *Tx) Watching() int {
-	if tx == nil {
+	if tx == nil || tx.Watch.Dirty() {
 		return 0
 	}
 	return tx.Watch.Len()
@@ -159,9 +161,9 @@ func (tx *Tx) Discard(ks *keyspace.Keyspace) {
 	tx.publishMem()
 }
 
-// publishMem stores multi-mem for CLIENT LIST.
+// publishMem stores the queue's share of multi-mem for CLIENT LIST (Mem adds the watched keys).
 func (tx *Tx) publishMem() {
-	tx.mem.Store(tx.argSum + multiCmdSize*int64(len(tx.queue)) + watchedKeySize*int64(tx.Watch.Len()))
+	tx.mem.Store(tx.argSum + multiCmdSize*int64(len(tx.queue)))
 }
 
 // RunsInline reports whether a readiness loop may run cmd for this connection (the caller has
