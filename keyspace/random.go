@@ -88,6 +88,7 @@ func (s *Shard) RandomKeyLocked(db int) (alloc.Handle, bool) {
 			return h, true // cannot happen: random returned it
 		}
 		s.removeAt(d, p, hash)
+		s.touchWatched(db, key, false)
 		object.Free(s.arena, h)
 		s.expiredKeys.Store(s.expiredKeys.Load() + 1)
 	}

@@ -2,6 +2,8 @@ package keyspace
 
 import (
 	"testing"
+
+	"github.com/kvserver/kvserver/alloc"
 )
 
 // watch makes w watch key of database db, as WATCH does (under the key's shard's lock).
@@ -76,6 +78,24 @@ func TestWatchWritePoints(t *testing.T) {
 		{"active expiry", func() { set(t, k, 0, "k", "v", testEpoch+10) }, func() {
 			clk.advance(20)
 			k.ActiveExpireCycle(100)
+		}, true},
+		{"expiry by RANDOMKEY", func() { set(t, k, 0, "k", "v", testEpoch+10) }, func() {
+			clk.advance(20)
+			s := k.Shard(k.ShardFor([]byte("k")))
+			s.Lock()
+			for range 10 {
+				s.RandomKeyLocked(0) // draws k, or another key: then again
+			}
+			s.Unlock()
+		}, true},
+		{"expiry by SCAN", func() { set(t, k, 0, "k", "v", testEpoch+10) }, func() {
+			clk.advance(20)
+			for cursor := uint64(0); ; {
+				cursor = k.Scan(0, cursor, 100, func(*Shard, alloc.Handle) {})
+				if cursor == 0 {
+					break
+				}
+			}
 		}, true},
 		{"expired at EXEC, not deleted", func() { set(t, k, 0, "k", "v", testEpoch+10) }, func() { clk.advance(20) }, true},
 	}
