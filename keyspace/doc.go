@@ -52,4 +52,12 @@
 // and advance it. A key expires when the clock passes its expire (Redis's now > when): lazily
 // when a lookup meets it, and actively when the cron runs ActiveExpireCycle, which takes due
 // keys off the TTL index in time order.
+//
+// # WATCH
+//
+// Each shard keeps a table of the keys connections WATCH (watch.go). Every write point — a key
+// added, replaced, changed in place, deleted, its expire set or removed, its expiry (lazy,
+// active, or met by RANDOMKEY and SCAN), eviction's delete, FLUSHDB, FLUSHALL and SWAPDB —
+// marks the watchers of the key it changes dirty, so that their EXEC fails. A shard that
+// watches nothing pays one atomic load per write.
 package keyspace
