@@ -54,6 +54,9 @@ type Ctx struct {
 	// NoTouch: the connection asked CLIENT NO-TOUCH, so its lookups leave the keys' LRU/LFU
 	// clocks alone — except TOUCH's, which is what TOUCH is for (SetNoTouch).
 	NoTouch bool
+	// Tx is the connection's transaction state (MULTI's queue, WATCH's keys), nil until its
+	// first MULTI or WATCH (TxOf makes it): the connection sets it before running commands.
+	Tx *Tx
 
 	locked     []int        // shard indexes held for this command, ascending, no duplicates
 	replyStart int          // the reply's length before the handler wrote (Recover drops the rest)

@@ -107,6 +107,25 @@ func (ctx *Ctx) dropEvents() {
 	ev.keys, ev.list = ev.keys[:0], ev.list[:0]
 }
 
+// eventsMark is how many events ctx has recorded so far: EXEC takes it before each queued
+// command, so that a command that panics loses its own events (truncateEvents) and not those
+// of the commands before it, which completed.
+func (ctx *Ctx) eventsMark() int { return len(ctx.events.list) }
+
+// truncateEvents forgets the events recorded after mark (eventsMark).
+func (ctx *Ctx) truncateEvents(mark int) {
+	ev := &ctx.events
+	if mark >= len(ev.list) {
+		return
+	}
+	ev.list = ev.list[:mark]
+	end := uint32(0)
+	if mark > 0 {
+		end = ev.list[mark-1].end
+	}
+	ev.keys = ev.keys[:end]
+}
+
 // PendingEvents is the number of keyspace notifications recorded and not yet published.
 func (ctx *Ctx) PendingEvents() int { return len(ctx.events.list) }
 

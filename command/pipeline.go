@@ -88,12 +88,17 @@ func (p *Pipeline) Run(ctx *Ctx, conn Conn, lookupErr string, inline bool) Outco
 		return p.reject(ctx, replyerr.DebugNotAllowed.Error())
 	case cmd.Flags&NoAuth == 0 && conn.AuthRequired():
 		return p.reject(ctx, replyerr.NoAuth.Error())
-	case p.Evictor.Over() && p.Evictor.Perform() == evict.Fail && cmd.Flags&DenyOOM != 0:
+	case p.Evictor.Over() && p.Evictor.Perform() == evict.Fail && ctx.denyOOM():
 		return p.reject(ctx, replyerr.OOM.Error())
 	}
 	if p.gated.Load() {
-		if msg := p.Gate(cmd); msg != "" {
+		if msg := p.gate(ctx); msg != "" {
 			return p.reject(ctx, msg)
+		}
+	}
+	if ctx.Tx.InMulti() {
+		if out, done := p.inMulti(ctx, conn, inline); done {
+			return out
 		}
 	}
 	ctx.locked = p.shardsOf(ctx, ctx.locked[:0])
@@ -117,6 +122,15 @@ func (p *Pipeline) Run(ctx *Ctx, conn Conn, lookupErr string, inline bool) Outco
 // reject answers a command refused before its handler (Redis's rejectCommand): the error
 // reply, counted by the Observer.
 func (p *Pipeline) reject(ctx *Ctx, errText string) Outcome {
+	if ctx.Tx.InMulti() {
+		ctx.Tx.flag() // Redis's flagTransaction: EXEC will answer EXECABORT
+	}
+	if ctx.Cmd != nil && ctx.Cmd.txRole == txExec {
+		if ctx.Tx != nil {
+			ctx.Tx.Discard(p.KS)
+		}
+		errText = execAbortText(errText)
+	}
 	start := ctx.W.Len()
 	ctx.W.Error(errText)
 	if p.Observer != nil {

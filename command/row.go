@@ -126,6 +126,7 @@ type Command struct {
 	keysFromSpecs bool
 	movableKeys   bool   // Redis's movablekeys flag: the keys are found by GetKeys
 	IsDebug       bool   // DEBUG: allowed by enable-debug-command only
+	txRole        txRole // what it does inside MULTI (multi.go)
 	typedName     string // the name clients type: Name, or rename-command's ("" when removed)
 	subs          map[string]*Command
 	parent        *Command
@@ -183,6 +184,7 @@ func (cmd *Command) finish(parent *Command) {
 	cmd.catsFinal = cats
 	cmd.Inline = runsInline(cmd.Flags, cats)
 	cmd.IsDebug = cmd.FullName == "debug"
+	cmd.txRole = txRoleOf(cmd.FullName, cmd.Flags)
 	cmd.CatNames = cmd.CatNames[:0]
 	for i, name := range CatNames {
 		if cats&(1<<i) != 0 {

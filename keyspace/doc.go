@@ -54,4 +54,12 @@
 // keys off the TTL index in time order. While notify-keyspace-events has the x class, each
 // shard logs the keys it expired for their `expired` events, which the lock holder publishes
 // after unlocking (events.go).
+//
+// # WATCH
+//
+// Each shard keeps a table of the keys connections WATCH (watch.go). Every write point — a key
+// added, replaced, changed in place, deleted, its expire set or removed, its expiry (lazy,
+// active, or met by RANDOMKEY and SCAN), eviction's delete, FLUSHDB, FLUSHALL and SWAPDB —
+// marks the watchers of the key it changes dirty, so that their EXEC fails. A shard that
+// watches nothing pays one atomic load per write.
 package keyspace

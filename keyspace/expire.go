@@ -57,6 +57,7 @@ func (s *Shard) expireEntry(db int, d *database, e ttlEntry) bool {
 	s.beforeChange(d, h)
 	d.keys.deleteAt(p)
 	s.noteExpired(db, object.Key(s.arena, h))
+	s.touchWatched(db, object.Key(s.arena, h), false)
 	object.Free(s.arena, h)
 	return true
 }

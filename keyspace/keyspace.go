@@ -142,6 +142,10 @@ func (k *Keyspace) TickLRUClock() { k.lru.Store(uint32(k.clock()/1000)&lruClockM
 // (LockAll).
 func (k *Keyspace) SwapDBLocked(a, b int) {
 	for _, s := range k.shards {
+		if s.watch.n.Load() != 0 {
+			s.touchWatchedSwap(a, b)
+			s.touchWatchedSwap(b, a)
+		}
 		da, db := s.dbs[a].Load(), s.dbs[b].Load()
 		s.dbs[a].Store(db)
 		s.dbs[b].Store(da)

@@ -86,6 +86,7 @@ func (s *Shard) ScanLocked(db int, cursor uint64, fn func(h alloc.Handle)) uint6
 				if p, ok := d.keys.findMatch(hash, func(x alloc.Handle) bool { return x == h }); ok {
 					s.removeAt(d, p, hash)
 					s.noteExpired(db, key)
+					s.touchWatched(db, key, false)
 					object.Free(s.arena, h)
 				}
 				continue

@@ -59,6 +59,9 @@ type Shard struct {
 	// the save points). Written under mu, read by anyone.
 	dirty atomic.Int64
 
+	// watch is the shard's WATCHed keys, touched at each write point (watch.go).
+	watch watchTable
+
 	_ [64]byte
 }
 
@@ -134,6 +137,7 @@ func (s *Shard) LookupFlagsLocked(db int, key []byte, flags LookupFlags) (alloc.
 		s.removeAt(d, p, hash)
 		s.noteExpired(db, key)
 		object.Free(s.arena, h)
+		s.touchWatched(db, key, false)
 		return 0, false
 	}
 	if flags&LookupForWrite != 0 {
@@ -154,7 +158,11 @@ func (s *Shard) InsertLocked(db int, key []byte, h alloc.Handle) error {
 	if _, ok := d.keys.find(key, hash); ok {
 		return ErrKeyExists
 	}
-	return s.add(d, hash, h)
+	if err := s.add(d, hash, h); err != nil {
+		return err
+	}
+	s.touchWatched(db, key, true)
+	return nil
 }
 
 // add indexes a new record. Its clock field starts now, as Redis's createObject.
@@ -196,7 +204,11 @@ func (s *Shard) ReplaceFlagsLocked(db int, key []byte, h alloc.Handle, flags Loo
 	hash := Hash(key)
 	p, ok := d.keys.find(key, hash)
 	if !ok {
-		return false, s.add(d, hash, h)
+		if err := s.add(d, hash, h); err != nil {
+			return false, err
+		}
+		s.touchWatched(db, key, true)
+		return false, nil
 	}
 	old := p.b.handles[p.slot]
 	if invariantsOn && (h == old || !bytes.Equal(object.Key(s.arena, h), key)) {
@@ -233,6 +245,7 @@ func (s *Shard) ReplaceFlagsLocked(db int, key []byte, h alloc.Handle, flags Loo
 	}
 	object.Free(s.arena, old)
 	s.countDirty(1)
+	s.touchWatched(db, key, true)
 	return replaced, nil
 }
 
@@ -243,6 +256,7 @@ func (s *Shard) ReplaceFlagsLocked(db int, key []byte, h alloc.Handle, flags Loo
 func (s *Shard) UpdateLocked(db int, key []byte, old, h alloc.Handle) bool {
 	d := s.db(db)
 	s.countDirty(1)
+	s.touchWatched(db, key, true)
 	if old == h {
 		return true
 	}
@@ -278,6 +292,7 @@ func (s *Shard) UnlinkLocked(db int, key []byte) (alloc.Handle, bool) {
 	h := p.b.handles[p.slot]
 	s.removeAt(d, p, hash)
 	s.countDirty(1)
+	s.touchWatched(db, key, false)
 	return h, true
 }
 
@@ -328,6 +343,7 @@ func (s *Shard) SetExpireLocked(db int, key []byte, when int64) error {
 		s.unindexExpire(d, old, hash)
 	}
 	s.countDirty(1)
+	s.touchWatched(db, key, true)
 	return nil
 }
 
@@ -347,6 +363,7 @@ func (s *Shard) PersistLocked(db int, key []byte) bool {
 		s.unindexExpire(d, when, hash)
 		object.ClearExpire(s.arena, h)
 		s.countDirty(1)
+		s.touchWatched(db, key, true)
 	}
 	return had
 }
@@ -360,6 +377,7 @@ func (s *Shard) DBSizeLocked(db int) int64 { return s.db(db).keys.len() }
 func (s *Shard) FlushLocked(db int) int64 {
 	d := s.db(db)
 	n := d.keys.len()
+	s.touchWatchedFlush(db)
 	s.beforeFlush(d)
 	s.countDirty(n)
 	d.keys.clear(func(h alloc.Handle) { object.Free(s.arena, h) })

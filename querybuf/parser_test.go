@@ -323,3 +323,27 @@ func TestModelRandom(t *testing.T) {
 		})
 	}
 }
+
+func TestAppendCommand(t *testing.T) {
+	src := NewParser(DefaultLimits())
+	if _, err := src.Parse([]byte("*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$5\r\nvalue\r\nGET k\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	store := NewParser(DefaultLimits())
+	a := store.AppendCommand(src.Command(0))
+	b := store.AppendCommand(src.Command(1))
+	src.Reset() // the copies do not depend on the source any more
+	if a.Len() != 3 || string(a.Arg(0)) != "SET" || string(a.Arg(1)) != "k" || string(a.Arg(2)) != "value" {
+		t.Fatalf("first copy: %d args", a.Len())
+	}
+	if b.Len() != 2 || string(b.Arg(0)) != "GET" || string(b.Arg(1)) != "k" || b.LenSum() != 4 {
+		t.Fatalf("second copy: %d args, LenSum %d", b.Len(), b.LenSum())
+	}
+	if store.NumCommands() != 2 {
+		t.Fatalf("NumCommands = %d", store.NumCommands())
+	}
+	store.ResetCommands()
+	if store.NumCommands() != 0 {
+		t.Fatal("ResetCommands kept commands")
+	}
+}

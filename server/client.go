@@ -143,6 +143,7 @@ func (c *client) attachActiveLocked(l *readinessLoop) {
 	// Field by field, so that the context keeps its lock-index buffer from client to client.
 	a.ctx.W, a.ctx.KS, a.ctx.Cfg = &a.w, c.srv.ks, c.srv.cfg
 	a.ctx.Stats, a.ctx.Conn, a.ctx.Records, a.ctx.BigArgCopies = &c.keyStats, c, c, &c.srv.stats.bigArgCopies
+	a.ctx.Tx = c.tx.Load()
 	c.activeState = a
 }
 
@@ -161,6 +162,7 @@ func (c *client) detachActiveLocked(l *readinessLoop) bool {
 	a.plain, a.readBuf, a.readErr, a.loop = nil, nil, nil, nil
 	a.closeAfterReply, a.nextCmd = false, 0
 	a.ctx.Stats, a.ctx.Conn, a.ctx.Records, a.ctx.Cmd, a.ctx.Args = nil, nil, nil, nil, querybuf.Args{}
+	a.ctx.Tx = nil
 	c.activeState = nil
 	if l != nil && len(l.states) < freeStatesPerLoop {
 		l.states = append(l.states, a)
@@ -294,6 +296,7 @@ func (c *client) close() {
 // closeOwned releases a client nobody else serves: buffers, socket, registration.
 func (c *client) closeOwned() {
 	c.releaseSubs()
+	c.endTx()
 	c.releaseBuffers()
 	if c.fd >= 0 {
 		c.srv.forgetFD(c)
@@ -450,7 +453,7 @@ func (c *client) runBatch(inline bool) (handoff, panicked bool) {
 	for c.nextCmd < c.parser.NumCommands() {
 		args := c.parser.Command(c.nextCmd)
 		cmd, errText := c.srv.cmds.LookupAfter(args, c.lastCmd.Load())
-		if inline && cmd != nil && !cmd.Inline {
+		if inline && cmd != nil && !cmd.Inline && !c.ctx.Tx.RunsInline(cmd) {
 			return true, false
 		}
 		if c.execute(cmd, errText, args, inline) == command.Handoff {

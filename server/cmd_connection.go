@@ -65,6 +65,7 @@ func quitCommand(c *client, args querybuf.Args) {
 
 func resetCommand(c *client, args querybuf.Args) {
 	c.dropSubscriptions()
+	c.endTx()
 	c.db = 0
 	c.sharedDB.Store(0)
 	c.setProto(2)

@@ -7,6 +7,7 @@ import (
 	"github.com/kvserver/kvserver/family/persistfamily"
 	"github.com/kvserver/kvserver/family/serverfamily"
 	"github.com/kvserver/kvserver/family/stringfamily"
+	"github.com/kvserver/kvserver/family/txfamily"
 	"github.com/kvserver/kvserver/info"
 	"github.com/kvserver/kvserver/querybuf"
 )
@@ -30,6 +31,7 @@ func (s *Server) commandFamilies() [][]*command.Command {
 		debugfamily.Commands(debugHooks{s}),
 		s.observeCommands(),
 		testOnlyCommands(),
+		txfamily.Commands(),
 	}
 }
 
