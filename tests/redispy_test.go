@@ -18,9 +18,20 @@ import (
 // not see it) against a fresh server per case: redis-py's default pipeline() (MULTI/EXEC),
 // pipeline(transaction=False), transaction() with its WATCH retry, and pub/sub. The scripts
 // check the values they get back themselves; kvcheck.py describes how they report.
+//
+// KVSERVER_PYTHON names another interpreter, e.g. a virtualenv's with redis-py 5 or later, whose
+// RESP3 (protocol=3) case Debian's 4.3.4 skips.
 
 // debianPython is the interpreter python3-redis is installed for.
 const debianPython = "/usr/bin/python3"
+
+// pythonBin is the interpreter the scripts run with: KVSERVER_PYTHON, or Debian's.
+func pythonBin() string {
+	if p := os.Getenv("KVSERVER_PYTHON"); p != "" {
+		return p
+	}
+	return debianPython
+}
 
 // pySkipStatus is the exit status of a script case that cannot run here (kvcheck.SKIP_STATUS).
 const pySkipStatus = 77
@@ -58,12 +69,12 @@ func TestRedisPyPubSub(t *testing.T) {
 	}
 }
 
-// requireRedisPy skips the test when Debian's python3 cannot import redis.
+// requireRedisPy skips the test when the interpreter cannot import redis.
 func requireRedisPy(t *testing.T) {
 	t.Helper()
-	out, err := exec.Command(debianPython, "-c", "import redis; print(redis.__version__)").CombinedOutput()
+	out, err := exec.Command(pythonBin(), "-c", "import redis; print(redis.__version__)").CombinedOutput()
 	if err != nil {
-		t.Skipf("%s cannot import redis (install python3-redis: scripts/deps.sh): %v\n%s", debianPython, err, out)
+		t.Skipf("%s cannot import redis (install python3-redis: scripts/deps.sh): %v\n%s", pythonBin(), err, out)
 	}
 	t.Logf("redis-py %s", strings.TrimSpace(string(out)))
 }
@@ -90,7 +101,7 @@ func runPyCase(t *testing.T, s *server, script, name string) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), pyTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, debianPython, script, strconv.Itoa(s.Port), name)
+	cmd := exec.CommandContext(ctx, pythonBin(), script, strconv.Itoa(s.Port), name)
 	cmd.Dir = dir
 	// No __pycache__ in testdata; no user site-packages shadowing Debian's redis.
 	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1", "PYTHONNOUSERSITE=1")

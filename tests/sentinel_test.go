@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -61,11 +62,17 @@ func TestSentinelMonitorsServer(t *testing.T) {
 			}
 		}
 	}
+	// Steady: each sentinel sees the master with flags exactly "master", has sent a hello, and
+	// knows the other from its hellos alone, linked to it (flags "sentinel", not
+	// "sentinel,disconnected").
 	steady := func() bool {
 		drain()
-		for _, sen := range sentinels {
+		for i, sen := range sentinels {
 			m := sen.master(t)
 			if m["flags"] != "master" || m["num-other-sentinels"] != "1" || heard[sen.Port] == 0 {
+				return false
+			}
+			if peer := sen.peer(t); peer["runid"] != sentinels[1-i].id || peer["flags"] != "sentinel" {
 				return false
 			}
 		}
@@ -79,6 +86,16 @@ func TestSentinelMonitorsServer(t *testing.T) {
 		}
 		if want := s.Info(t, "server")["run_id"]; m["runid"] != want {
 			t.Errorf("sentinel %d: runid %q, want the server's run_id %q", sen.Port, m["runid"], want)
+		}
+	}
+
+	// Together they can authorize a failover.
+	for i, sen := range sentinels {
+		if peer := sen.peer(t); peer["port"] != strconv.Itoa(sentinels[1-i].Port) {
+			t.Errorf("sentinel %d: SENTINEL SENTINELS mymaster: %v, want the sentinel on port %d", sen.Port, peer, sentinels[1-i].Port)
+		}
+		if r := sen.conn.Do("SENTINEL", "CKQUORUM", "mymaster"); !strings.HasPrefix(r.Str, "OK 2 usable Sentinels") {
+			t.Errorf("sentinel %d: SENTINEL CKQUORUM mymaster: %s", sen.Port, formatReply(r, false))
 		}
 	}
 
@@ -119,7 +136,7 @@ func TestSentinelMonitorsServer(t *testing.T) {
 }
 
 // sentinelProc is a redis-sentinel process monitoring one master as "mymaster"; server's
-// start, readiness and cleanup apply to it unchanged.
+// readiness check (PING, then INFO's process_id) applies to it unchanged.
 type sentinelProc struct {
 	*server
 	conn *rawConn // the test's connection to the sentinel
@@ -185,16 +202,54 @@ func tryStartSentinel(t *testing.T, masterPort int) (*server, error) {
 		s.kill()
 		return nil, fmt.Errorf("%v\nsentinel output:\n%s", err, s.out.Tail(8<<10))
 	}
-	t.Cleanup(s.cleanup)
+	t.Cleanup(func() { stopSentinel(t, s) })
 	return s, nil
+}
+
+// stopSentinel stops a sentinel (SIGTERM, then SIGKILL) and prints its output if the test
+// failed.
+func stopSentinel(t *testing.T, s *server) {
+	s.mu.Lock()
+	s.stopping = true
+	s.mu.Unlock()
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-s.done:
+	case <-time.After(stopTimeout):
+		t.Errorf("sentinel %d still running %v after SIGTERM; killed", s.Port, stopTimeout)
+		s.kill()
+	}
+	if t.Failed() {
+		t.Logf("sentinel output (port %d):\n%s", s.Port, s.out.Tail(16<<10))
+	}
 }
 
 // master returns the fields of SENTINEL MASTER mymaster.
 func (sen *sentinelProc) master(t *testing.T) map[string]string {
 	t.Helper()
-	r := sen.conn.Do("SENTINEL", "MASTER", "mymaster")
+	return pairs(t, sen.conn.Do("SENTINEL", "MASTER", "mymaster"))
+}
+
+// peer returns the fields of the other sentinel SENTINEL SENTINELS mymaster lists, or nil
+// while it lists none.
+func (sen *sentinelProc) peer(t *testing.T) map[string]string {
+	t.Helper()
+	r := sen.conn.Do("SENTINEL", "SENTINELS", "mymaster")
+	if r.Kind != '*' || len(r.Elems) > 1 {
+		t.Fatalf("sentinel %d: SENTINEL SENTINELS mymaster: %s", sen.Port, formatReply(r, false))
+	}
+	if len(r.Elems) == 0 {
+		return nil
+	}
+	return pairs(t, r.Elems[0])
+}
+
+// pairs returns the fields of a sentinel's description of an instance: a flat array (RESP2)
+// or a map (RESP3) of names and values.
+func pairs(t *testing.T, r *Reply) map[string]string {
+	t.Helper()
 	if r.Kind != '*' && r.Kind != '%' || len(r.Elems)%2 != 0 {
-		t.Fatalf("sentinel %d: SENTINEL MASTER mymaster: %s", sen.Port, formatReply(r, false))
+		t.Fatalf("want an array of names and values: %s", formatReply(r, false))
 	}
 	fields := map[string]string{}
 	for i := 0; i < len(r.Elems); i += 2 {
