@@ -31,6 +31,14 @@ def client(port, **kwargs):
     return redis.Redis(host="127.0.0.1", port=port, socket_timeout=TIMEOUT, **kwargs)
 
 
+def wait_until(cond, what):
+    """Polls cond every 10 ms until it holds; fails after TIMEOUT."""
+    deadline = time.monotonic() + TIMEOUT
+    while not cond():
+        assert time.monotonic() < deadline, f"after {TIMEOUT}s: {what}"
+        time.sleep(0.01)
+
+
 def next_message(pubsub, ignore_subscribe_messages=False):
     """The next message of pubsub, waiting up to TIMEOUT for it; fails when none arrives."""
     deadline = time.monotonic() + TIMEOUT
