@@ -174,9 +174,11 @@ func tryStartSentinel(t *testing.T, masterPort int) (*server, error) {
 	}
 	dir := t.TempDir()
 	conf := filepath.Join(dir, "sentinel.conf")
-	// Sentinel rewrites its config file (its id, the other sentinels), so it lives in dir.
+	// Sentinel rewrites its config file (its id, the other sentinels), so it lives in dir. It
+	// PINGs every second whatever down-after-milliseconds is, but drops a link that has not
+	// answered for half of it: 10 s keeps a loaded machine's stall from looking like churn.
 	text := fmt.Sprintf("port %d\nbind 127.0.0.1\ndaemonize no\nlogfile \"\"\ndir %s\n"+
-		"sentinel monitor mymaster 127.0.0.1 %d 1\nsentinel down-after-milliseconds mymaster 5000\n",
+		"sentinel monitor mymaster 127.0.0.1 %d 1\nsentinel down-after-milliseconds mymaster 10000\n",
 		port, dir, masterPort)
 	if err := os.WriteFile(conf, []byte(text), 0o644); err != nil {
 		return nil, err
