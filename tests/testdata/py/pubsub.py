@@ -131,9 +131,11 @@ def resp3(port):
     expect(next_message(p)["type"], "subscribe", "confirmation")
     expect(r.publish("ch", "x"), 1, "PUBLISH receivers")
     expect(next_message(p), {"type": "message", "pattern": None, "channel": b"ch", "data": b"x"}, "message")
-    # Ordinary commands still answer on the RESP3 client.
-    expect(r.hset("h", "f", "v"), 1, "HSET")
-    expect(r.hgetall("h"), {b"f": b"v"}, "HGETALL (a RESP3 map)")
+    # Ordinary commands still answer on the RESP3 client, also between messages.
+    expect(r.set("k", "v"), True, "SET")
+    expect(r.publish("ch", "y"), 1, "PUBLISH receivers")
+    expect(r.get("k"), b"v", "GET")
+    expect(next_message(p), {"type": "message", "pattern": None, "channel": b"ch", "data": b"y"}, "second message")
     p.close()
 
 
