@@ -705,7 +705,7 @@ define_rows() {
   n=$(commas "$PS_SUBS")
   row ps_pub_cpu int "PUBLISH to 1 channel with $n subscribers: messages delivered per server CPU-second (target ≥ 1.0× Redis)"
   row ps_pub_rate int "PUBLISH to 1 channel with $n subscribers: messages delivered per second"
-  row conn_subscribe int "RSS per idle subscribed client, bytes ($(commas "$PS_IDLE") connections on $PS_CHANNELS channels; target for kvserver ≤ 1,536)"
+  row conn_subscribe int "RSS per idle subscribed client, bytes ($(commas "$PS_IDLE") connections on $PS_CHANNELS channels; target for kvserver ≤ 1.5 KB)"
 }
 
 # side_median is median, plus the derived latency growth.
