@@ -18,17 +18,21 @@
 #      BGSAVE of 5,000,000 keys under a redis-benchmark SET load; SET/GET latency (bench/loadgen)
 #      with and without a BGSAVE under that load — bench/persist drives the saves. Heavy: 3
 #      rounds (P_ROUNDS), servers restarted for each
+#   7  pub/sub (issue 19): PUBLISH to one channel with 1,000 subscribers — messages delivered per
+#      server CPU-second (bench/pubsub); RSS per idle subscribed client, 10,000 connections each
+#      SUBSCRIBEd to one of 10 channels (bench/conns -mode subscribe); a fresh server per round
 #
 # Environment (defaults in parentheses; QUICK=1 lowers the counts for a ~2-minute smoke test):
 #   ROUNDS (5)            rounds per measurement; figures that count need at least 5
-#   ONLY ("1 2 3 4 5 6")  which measurements to run
+#   ONLY ("1 2 3 4 5 6 7") which measurements to run
 #   KVSERVER (build it)   run this binary as the kvserver side, e.g. /usr/bin/redis-server to
 #                         check the script itself
 #   OUT (BENCHMARKS.md)   report path; CHART (bench/bytes-per-key.svg) chart path
 #   KEEP=1                keep the work directory (server logs, raw results) in /tmp
 #   SERVER_ARGS ("")      more directives for both servers, e.g. "--maxmemory 8gb
 #                         --maxmemory-policy allkeys-lru": the memory limit set but not reached
-# and the counts below (TP_N1, TP_N16, MEM_KEYS, IDLE_CONNS, LAT_RATE, P_ROUNDS, SAVE_KEYS, …).
+# and the counts below (TP_N1, TP_N16, MEM_KEYS, IDLE_CONNS, LAT_RATE, P_ROUNDS, SAVE_KEYS,
+# PS_SUBS, PS_MSGS, PS_IDLE, …).
 set -euo pipefail
 
 # How the run was asked for, before the defaults below fill the variables in.
@@ -42,9 +46,10 @@ if [ "$QUICK" = 1 ]; then
   : "${IDLE_CONNS:=2000}" "${PARTIAL_CONNS:=200}" "${CONN_SETTLE:=2}"
   : "${LAT_BIG:=200000}" "${LAT_SECS:=3}" "${LAT_SETTLE:=1}" "${CHART_KEYS:=20000}" "${CHART_STEP:=64}"
   : "${SAVE_KEYS:=500000}" "${COW_KEYS:=300000}" "${SAVE_LAT_SECS:=3}"
+  : "${PS_MSGS:=1000}" "${PS_IDLE:=2000}"
 fi
 ROUNDS=${ROUNDS:-5}
-ONLY=${ONLY:-1 2 3 4 5 6}
+ONLY=${ONLY:-1 2 3 4 5 6 7}
 SERVER_ARGS=${SERVER_ARGS:-}
 TP_N1=${TP_N1:-300000}          # requests per redis-benchmark run at -P 1 (a few seconds each)
 TP_N16=${TP_N16:-2000000}       # … and at -P 16
@@ -72,6 +77,13 @@ COW_SETTLE=${COW_SETTLE:-2}     # seconds of SET load before measuring
 SAVE_LAT_RATE=${SAVE_LAT_RATE:-5000} # 6c: loadgen's SETs and GETs (half each) per second …
 SAVE_LAT_CONNS=${SAVE_LAT_CONNS:-4}  # … over this many connections …
 SAVE_LAT_SECS=${SAVE_LAT_SECS:-10}   # … for this long without a save (the first second warmup)
+PS_SUBS=${PS_SUBS:-1000}        # 7a: subscribers of the one channel …
+PS_MSGS=${PS_MSGS:-5000}        # … messages published to it (PS_SUBS × PS_MSGS deliveries) …
+PS_PUBLISHERS=${PS_PUBLISHERS:-4} # … from this many connections …
+PS_PIPELINE=${PS_PIPELINE:-32}  # … each sending this many PUBLISHes before reading the replies …
+PS_SIZE=${PS_SIZE:-16}          # … of this many bytes
+PS_IDLE=${PS_IDLE:-10000}       # 7b: idle subscribed connections …
+PS_CHANNELS=${PS_CHANNELS:-10}  # … spread over this many channels
 VALUE=85                        # value size of items 1, 2, 4 and 6
 OUT=${OUT:-$ROOT/BENCHMARKS.md}
 CHART=${CHART:-$ROOT/bench/bytes-per-key.svg}
@@ -380,7 +392,7 @@ conns_round() {
   start_server "$side"
   sleep 0.5
   out=$(timeout 600 "$HELPERS/conns" -addr "127.0.0.1:${PORT[$side]}" -pid "${PID[$side]}" -n "$n" -mode "$mode" \
-    -value "$PARTIAL_VALUE" -sent "$PARTIAL_SENT" -settle "${CONN_SETTLE}s")
+    -value "$PARTIAL_VALUE" -sent "$PARTIAL_SENT" -channels "$PS_CHANNELS" -settle "${CONN_SETTLE}s")
   stop_server "$side"
   per=$(sed -n 's/.*per_conn_bytes=\([-0-9.]*\).*/\1/p' <<<"$out")
   record "conn_$mode" "$side" "$r" "$per"
@@ -586,6 +598,37 @@ measure_persist() {
   done
 }
 
+# pubsub_round (7a) starts a fresh server, runs bench/pubsub against it and records the
+# messages delivered per server CPU-second and per second.
+pubsub_round() {
+  local side=$1 r=$2 out ticks cpu
+  start_server "$side"
+  out=$(timeout 900 "$HELPERS/pubsub" -addr "127.0.0.1:${PORT[$side]}" -pid "${PID[$side]}" -subs "$PS_SUBS" \
+    -msgs "$PS_MSGS" -publishers "$PS_PUBLISHERS" -pipeline "$PS_PIPELINE" -size "$PS_SIZE")
+  stop_server "$side"
+  ticks=$(field server_cpu_ticks "$out")
+  cpu=$(awk -v n="$(field delivered "$out")" -v t="$TICKS" -v d="$ticks" 'BEGIN { if (d <= 0) exit 1; printf "%.0f", n * t / d }')
+  record ps_pub_cpu "$side" "$r" "$cpu"
+  record ps_pub_rate "$side" "$r" "$(field delivered_per_s "$out")"
+  say "  ${NAME[$side]}: $out, $cpu delivered per CPU-s"
+}
+
+measure_pubsub() {
+  local r side
+  say "7. pub/sub: PUBLISH to 1 channel with $(commas "$PS_SUBS") subscribers; RSS per idle subscribed client"
+  note_cmd "$HELPERS/pubsub -addr 127.0.0.1:\$PORT -pid \$PID -subs $PS_SUBS -msgs $PS_MSGS -publishers $PS_PUBLISHERS -pipeline $PS_PIPELINE -size $PS_SIZE"
+  note_cmd "$HELPERS/conns -addr 127.0.0.1:\$PORT -pid \$PID -n $PS_IDLE -mode subscribe -channels $PS_CHANNELS -settle ${CONN_SETTLE}s"
+  for r in $(seq "$ROUNDS"); do
+    say "round $r/$ROUNDS"
+    for side in "${SIDES[@]}"; do
+      attempt "PUBLISH to $PS_SUBS subscribers, ${NAME[$side]}, round $r" pubsub_round "$side" "$r"
+    done
+    for side in "${SIDES[@]}"; do
+      attempt "RSS per idle subscribed client, ${NAME[$side]}, round $r" conns_round "$side" subscribe "$PS_IDLE" "$r"
+    done
+  done
+}
+
 # ---- report --------------------------------------------------------------------------------
 
 # median prints the median of a metric's rounds for a side, or nothing.
@@ -659,6 +702,10 @@ define_rows() {
   done
   row p_lat_sendlag_p99_nosave f1 "loadgen's own lateness sending, p99, SET load, no save, µs"
   row p_lat_sendlag_p99_save f1 "loadgen's own lateness sending, p99, SET load, during BGSAVE, µs"
+  n=$(commas "$PS_SUBS")
+  row ps_pub_cpu int "PUBLISH to 1 channel with $n subscribers: messages delivered per server CPU-second (target ≥ 1.0× Redis)"
+  row ps_pub_rate int "PUBLISH to 1 channel with $n subscribers: messages delivered per second"
+  row conn_subscribe int "RSS per idle subscribed client, bytes ($(commas "$PS_IDLE") connections on $PS_CHANNELS channels; target for kvserver ≤ 1.5 KB)"
 }
 
 # side_median is median, plus the derived latency growth.
@@ -751,6 +798,14 @@ write_report() {
     echo "  each request's intended send time; servers restarted and loaded for each key count. The"
     echo "  generator's own lateness in sending (listed with every round below) shows the rounds in which"
     echo "  the machine, not the server, set the tail: run with more ROUNDS when it is busy."
+    if grep -q '^ps_\|^conn_subscribe' "$RESULTS"; then
+      echo "- Pub/sub: \`bench/pubsub\` opens $(commas "$PS_SUBS") RESP2 connections SUBSCRIBEd to one channel (PUBSUB NUMSUB"
+      echo "  checked), then $PS_PUBLISHERS connections PUBLISH $(commas "$PS_MSGS") messages of $PS_SIZE bytes, $PS_PIPELINE per write, every reply"
+      echo "  checked to be the subscriber count; delivered = messages counted by the subscribers, per second"
+      echo "  and per server CPU-second (utime+stime from the first PUBLISH until every subscriber had every"
+      echo "  message; the clients share the machine). Idle subscribed clients: \`bench/conns -mode subscribe\`,"
+      echo "  each connection SUBSCRIBEd to one of $PS_CHANNELS channels, RSS over a fresh server's read ${CONN_SETTLE} s after."
+    fi
     if grep -q '^p_' "$RESULTS"; then
       echo "- Persistence ($P_ROUNDS rounds: each takes minutes): servers started with \`--dir \$DIR --dbfilename dump.rdb\`"
       echo "  (rdbcompression yes, checked). BGSAVE: \`bench/persist\` sends it and polls INFO persistence every 10 ms"
@@ -841,8 +896,8 @@ for tool in redis-server redis-cli redis-benchmark; do
 done
 
 HELPERS=$WORK/bin
-say "building the helpers (bench/loadgen, conns, respgen, chart, persist) into $HELPERS"
-$GO build -o "$HELPERS/" ./bench/loadgen ./bench/conns ./bench/respgen ./bench/chart ./bench/persist
+say "building the helpers (bench/loadgen, conns, respgen, chart, persist, pubsub) into $HELPERS"
+$GO build -o "$HELPERS/" ./bench/loadgen ./bench/conns ./bench/respgen ./bench/chart ./bench/persist ./bench/pubsub
 KV_NOTE=
 if [ -n "${KVSERVER:-}" ]; then
   BIN[kv]=$(command -v "$KVSERVER")
@@ -876,6 +931,7 @@ for m in $ONLY; do
     4) measure_latency ;;
     5) measure_chart ;;
     6) measure_persist ;;
+    7) measure_pubsub ;;
     *) echo "ONLY: unknown measurement $m" >&2; exit 2 ;;
   esac
 done

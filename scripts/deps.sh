@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Installs what building, running and testing kvserver need on a fresh Debian machine, and only
 # what is missing: redis-tools (redis-cli, redis-benchmark), redis-server (the reference the
-# tests compare INFO and the bench compares speed with) and prometheus-redis-exporter (the
-# exporter the tests run against both). Go itself must already be on the PATH.
+# tests compare INFO and the bench compares speed with), prometheus-redis-exporter (the
+# exporter the tests run against both), redis-sentinel (the tests have it monitor kvserver) and
+# python3-redis (redis-py, the client the tests run against both, with Debian's /usr/bin/python3:
+# a python3 earlier on the PATH, e.g. pyenv's, does not see it). Go itself must already be on
+# the PATH.
 #
-# Debian starts redis-server (on 6379) and the exporter (on 9121) as services when they are
-# installed; the tests and the bench start their own on free ports. So the services are kept
-# from starting during the install (policy-rc.d, when the machine has none of its own) and
-# stopped and disabled after it: nothing this script installs keeps running or holds 6379.
+# Debian starts redis-server (on 6379), redis-sentinel (on 26379) and the exporter (on 9121) as
+# services when they are installed; the tests and the bench start their own on free ports. So
+# the services are kept from starting during the install (policy-rc.d, when the machine has none
+# of its own) and stopped and disabled after it: nothing this script installs keeps running or
+# holds 6379.
 #
 # --bench is accepted for older callers: everything is installed either way.
 set -euo pipefail
@@ -23,6 +27,8 @@ command -v redis-benchmark >/dev/null 2>&1 || missing+=(redis-tools)
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v prometheus-redis-exporter >/dev/null 2>&1 || command -v redis_exporter >/dev/null 2>&1 ||
   missing+=(prometheus-redis-exporter)
+[ -x /usr/bin/redis-sentinel ] || missing+=(redis-sentinel)
+/usr/bin/python3 -c 'import redis' >/dev/null 2>&1 || missing+=(python3-redis)
 [ ${#missing[@]} -eq 0 ] && exit 0
 # redis-tools may be listed twice.
 mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
@@ -50,7 +56,7 @@ DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/de
 
 # Whatever started anyway (a policy-rc.d of the machine's own that allows it), stop it, and
 # keep it from starting at boot.
-for svc in redis-server prometheus-redis-exporter; do
+for svc in redis-server redis-sentinel prometheus-redis-exporter; do
   case " ${missing[*]} " in *" $svc "*) ;; *) continue ;; esac
   if [ -d /run/systemd/system ]; then
     $sudo systemctl disable --now "$svc" >/dev/null 2>&1 || true

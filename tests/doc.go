@@ -12,7 +12,10 @@
 //
 // Every test starts its own server (redis-server style arguments: --port, --bind, --save "",
 // --appendonly no, then the test's own), so tests run in parallel; the server's output is
-// printed when a test fails. redis-cli and redis-benchmark come from Debian's redis-tools.
+// printed when a test fails. redis-cli and redis-benchmark come from Debian's redis-tools;
+// redis-sentinel (sentinel_test.go) and redis-py (redispy_test.go: Debian's python3-redis, run
+// with /usr/bin/python3, the scripts in testdata/py) from their Debian packages too. All come
+// with scripts/deps.sh; a test whose tool is missing skips.
 //
 // The command tests read testdata/commands/<family>.txt; commands_test.go describes the
 // format. Expectations are Redis's replies, as redis-cli prints them; blocks marked

@@ -1,7 +1,8 @@
 // Command conns measures what a connection costs a server in RSS. It reads the server's RSS
-// from /proc, opens -n connections and makes each speak once — a PING (reading the PONG), or
-// the first -sent bytes of a SET whose value is -value bytes long, which leaves the server
-// holding a partial command — then waits -settle after the last client spoke, reads the RSS
+// from /proc, opens -n connections and makes each speak once — a PING (reading the PONG), a
+// SUBSCRIBE to one of -channels channels (reading the confirmation), or the first -sent bytes
+// of a SET whose value is -value bytes long, which leaves the server holding a partial
+// command — then waits -settle after the last client spoke, reads the RSS
 // again, checks every connection is still open, and prints one line of key=value figures:
 //
 //	conns -addr 127.0.0.1:6379 -pid 1234 -n 10000 -mode ping
@@ -13,6 +14,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"strconv"
@@ -26,24 +28,30 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:6379", "server address")
 	pid := flag.Int("pid", 0, "server process id, for its RSS")
 	n := flag.Int("n", 10000, "connections")
-	mode := flag.String("mode", "ping", "ping: each connection sends PING; partial: the first -sent bytes of a SET")
+	mode := flag.String("mode", "ping", "ping: each connection sends PING; subscribe: SUBSCRIBE to a channel; partial: the first -sent bytes of a SET")
+	channels := flag.Int("channels", 10, "subscribe mode: connection i subscribes to channel chan:<i mod channels>")
 	value := flag.Int("value", 100000, "partial mode: the SET's value size")
 	sent := flag.Int("sent", 5000, "partial mode: bytes of the SET command sent")
 	settle := flag.Duration("settle", 5*time.Second, "wait after the last client spoke before reading RSS")
 	dialers := flag.Int("dialers", 32, "connections opened at once")
 	flag.Parse()
-	if err := run(*addr, *pid, *n, *mode, *value, *sent, *settle, *dialers); err != nil {
+	if err := run(*addr, *pid, *n, *mode, *value, *sent, *channels, *settle, *dialers); err != nil {
 		fmt.Fprintln(os.Stderr, "conns:", err)
 		os.Exit(1)
 	}
 }
 
 // run measures once; see the package comment.
-func run(addr string, pid, n int, mode string, value, sent int, settle time.Duration, dialers int) error {
+func run(addr string, pid, n int, mode string, value, sent, channels int, settle time.Duration, dialers int) error {
 	var speak func(c net.Conn, i int) error
 	switch mode {
 	case "ping":
 		speak = ping
+	case "subscribe":
+		if channels < 1 {
+			return fmt.Errorf("-channels %d: want at least 1", channels)
+		}
+		speak = func(c net.Conn, i int) error { return subscribe(c, i%channels) }
 	case "partial":
 		speak = func(c net.Conn, i int) error { return partialSet(c, i, value, sent) }
 	default:
@@ -120,6 +128,25 @@ func ping(c net.Conn, _ int) error {
 	}
 	if line != "+PONG\r\n" {
 		return fmt.Errorf("PING: %q", strings.TrimSpace(line))
+	}
+	return nil
+}
+
+// subscribe sends SUBSCRIBE chan:<ch> and reads the confirmation, ["subscribe", channel, 1].
+func subscribe(c net.Conn, ch int) error {
+	name := "chan:" + strconv.Itoa(ch)
+	cmd := fmt.Sprintf("*2\r\n$9\r\nSUBSCRIBE\r\n$%d\r\n%s\r\n", len(name), name)
+	if _, err := c.Write([]byte(cmd)); err != nil {
+		return err
+	}
+	want := fmt.Sprintf("*3\r\n$9\r\nsubscribe\r\n$%d\r\n%s\r\n:1\r\n", len(name), name)
+	got := make([]byte, len(want))
+	c.SetReadDeadline(time.Now().Add(30 * time.Second))
+	if _, err := io.ReadFull(c, got); err != nil {
+		return fmt.Errorf("SUBSCRIBE: %w (read %q)", err, got)
+	}
+	if string(got) != want {
+		return fmt.Errorf("SUBSCRIBE: %q, want %q", got, want)
 	}
 	return nil
 }
