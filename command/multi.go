@@ -37,8 +37,9 @@ func txRoleOf(name string, flags Flags) txRole {
 	case "discard", "quit", "reset":
 		return txRun
 	case "multi", "watch":
-		// Valkey 8's NO_MULTI rule (Redis 7.2 answers "MULTI calls can not be nested" and "WATCH
-		// inside MULTI is not allowed" and lets the EXEC run): the transaction aborts.
+		// Redis 7.2's and Valkey 8's no-multi rule: refused, and the transaction aborts
+		// (redis-server 7.0.15 answers "MULTI calls can not be nested" and "WATCH inside MULTI
+		// is not allowed" and lets the EXEC run).
 		return txNoMulti
 	}
 	return txQueue
