@@ -8,7 +8,7 @@ PORT ?= 6379
 ARGS ?=
 # Packages with goroutines or shared state, run again under the race detector (which also
 # selects alloc's Go-heap backend: the detector cannot see memory outside the Go heap).
-RACE_PKGS := ./alloc/... ./sds/... ./object/... ./keyspace/... ./querybuf/... ./resp/... ./glob/... ./config/... ./command/... ./family/... ./conv/... ./logging/... ./evict/... ./stats/... ./slowlog/... ./latency/... ./info/... ./server/...
+RACE_PKGS := ./alloc/... ./sds/... ./object/... ./keyspace/... ./querybuf/... ./resp/... ./glob/... ./config/... ./command/... ./family/... ./conv/... ./logging/... ./evict/... ./stats/... ./slowlog/... ./latency/... ./info/... ./pubsub/... ./server/...
 
 .PHONY: all deps build run test test-unit test-race test-invariants test-e2e-race vet bench clean
 
