@@ -221,13 +221,70 @@ func clientInfoCommand(c *client, args querybuf.Args) {
 	c.w.Verbatim("txt", c.infoLine(c)+"\n")
 }
 
+// clientListCommand is CLIENT LIST [TYPE type | ID id [id ...]], in Redis's clientCommand
+// order: all clients by id, those of one type, or the given ids in argument order (an unknown
+// id is skipped, a repeated one listed again).
 func clientListCommand(c *client, args querybuf.Args) {
 	var b strings.Builder
-	for _, other := range c.srv.clientsSorted() {
-		b.WriteString(c.infoLine(other))
+	line := func(o *client) {
+		b.WriteString(c.infoLine(o))
 		b.WriteByte('\n')
 	}
+	switch {
+	case args.Len() == 4 && conv.EqFold(args.Arg(2), "type"):
+		match, ok := clientTypeMatch(string(args.Arg(3)))
+		if !ok {
+			c.w.Error(fmt.Sprintf("ERR Unknown client type '%s'", args.Arg(3)))
+			return
+		}
+		for _, o := range c.srv.clientsSorted() {
+			if match(o) {
+				line(o)
+			}
+		}
+	case args.Len() > 3 && conv.EqFold(args.Arg(2), "id"):
+		ids := make([]int64, 0, args.Len()-3)
+		for i := 3; i < args.Len(); i++ {
+			id, ok := conv.String2ll(args.Arg(i))
+			if !ok {
+				c.w.Error("ERR Invalid client ID")
+				return
+			}
+			ids = append(ids, id)
+		}
+		byID := make(map[int64]*client)
+		for _, o := range c.srv.clientsSorted() {
+			byID[o.id] = o
+		}
+		for _, id := range ids {
+			if o := byID[id]; o != nil {
+				line(o)
+			}
+		}
+	case args.Len() != 2:
+		c.w.Error(replyerr.Syntax.Error())
+		return
+	default:
+		for _, o := range c.srv.clientsSorted() {
+			line(o)
+		}
+	}
 	c.w.Verbatim("txt", b.String())
+}
+
+// clientTypeMatch is the filter of a client type name (Redis's getClientTypeByName): normal
+// clients and pub/sub subscribers; replicas and masters do not exist yet, so nothing matches
+// them. ok is false for a name Redis does not know.
+func clientTypeMatch(name string) (match func(o *client) bool, ok bool) {
+	switch strings.ToLower(name) {
+	case "normal":
+		return func(o *client) bool { return !o.subscribed() }, true
+	case "pubsub":
+		return func(o *client) bool { return o.subscribed() }, true
+	case "master", "slave", "replica":
+		return func(*client) bool { return false }, true
+	}
+	return nil, false
 }
 
 // clientKillCommand supports the forms clients use: CLIENT KILL ID id and CLIENT KILL addr.
@@ -277,18 +334,12 @@ func clientKillCommand(c *client, args querybuf.Args) {
 				return
 			}
 		case conv.EqFold(args.Arg(i), "type"):
-			// A client is a normal one or a pub/sub subscriber: no replicas or masters yet.
-			switch strings.ToLower(val) {
-			case "normal":
-				match = append(match, func(o *client) bool { return !o.subscribed() })
-			case "pubsub":
-				match = append(match, func(o *client) bool { return o.subscribed() })
-			case "master", "slave", "replica":
-				match = append(match, func(*client) bool { return false })
-			default:
+			m, ok := clientTypeMatch(val)
+			if !ok {
 				c.w.Error(fmt.Sprintf("ERR Unknown client type '%s'", val))
 				return
 			}
+			match = append(match, m)
 		default:
 			c.w.Error(replyerr.Syntax.Error())
 			return

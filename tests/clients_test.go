@@ -279,3 +279,71 @@ func TestInfoFields(t *testing.T) {
 		t.Errorf("INFO nosuchsection = %s", formatReply(r, false))
 	}
 }
+
+// TestClientListFilters: CLIENT LIST TYPE lists the clients of one type (a subscriber is of type
+// pubsub, not normal), and CLIENT LIST ID the given ids in argument order, skipping unknown ones;
+// a bad type, a bad id or another argument is Redis's error. (Not a command file: redis-cli
+// prints CLIENT LIST's replies raw, errors included, so its run of a file would differ.)
+func TestClientListFilters(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	ctx := context.Background()
+	rc := srv.Client(t)
+	sub := srv.Client(t)
+	ps := sub.Subscribe(ctx, "filters")
+	defer ps.Close()
+	if _, err := ps.Receive(ctx); err != nil {
+		t.Fatalf("SUBSCRIBE: %v", err)
+	}
+	myID, err := rc.ClientID(ctx).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := func(list string) []string {
+		var out []string
+		for _, line := range strings.Split(strings.TrimSpace(list), "\n") {
+			if f := strings.Fields(line); len(f) > 0 {
+				out = append(out, strings.TrimPrefix(f[0], "id="))
+			}
+		}
+		return out
+	}
+	list := func(args ...any) string {
+		s, err := rc.Do(ctx, append([]any{"client", "list"}, args...)...).Text()
+		if err != nil {
+			t.Fatalf("CLIENT LIST %v: %v", args, err)
+		}
+		return s
+	}
+	pubsub := list("type", "pubsub")
+	if got := ids(pubsub); len(got) != 1 || got[0] == strconv.FormatInt(myID, 10) || !strings.Contains(pubsub, "sub=1") {
+		t.Errorf("TYPE pubsub listed %v:\n%s", got, pubsub)
+	}
+	normal := ids(list("TYPE", "Normal"))
+	if len(normal) != 1 || normal[0] != strconv.FormatInt(myID, 10) {
+		t.Errorf("TYPE normal listed %v, want only %d", normal, myID)
+	}
+	if got := list("type", "replica"); got != "" {
+		t.Errorf("TYPE replica listed %q", got)
+	}
+	subID := ids(pubsub)[0]
+	me := strconv.FormatInt(myID, 10)
+	if got := ids(list("id", subID, "999999", me, subID)); strings.Join(got, " ") != subID+" "+me+" "+subID {
+		t.Errorf("ID %s 999999 %s %s listed %v", subID, me, subID, got)
+	}
+	for _, tc := range []struct {
+		args []any
+		want string
+	}{
+		{[]any{"type", "bogus"}, "ERR Unknown client type 'bogus'"},
+		{[]any{"id", "abc"}, "ERR Invalid client ID"},
+		{[]any{"id", "1", "x"}, "ERR Invalid client ID"},
+		{[]any{"id"}, "ERR syntax error"},
+		{[]any{"foo"}, "ERR syntax error"},
+	} {
+		err := rc.Do(ctx, append([]any{"client", "list"}, tc.args...)...).Err()
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("CLIENT LIST %v: %v, want %q", tc.args, err, tc.want)
+		}
+	}
+}
