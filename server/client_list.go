@@ -3,7 +3,6 @@ package server
 import (
 	"fmt"
 	"sort"
-	"strings"
 	"time"
 )
 
@@ -16,9 +15,6 @@ func (c *client) infoLine(o *client) string {
 		cmd = last.FullName
 	} else {
 		cmd = "NULL"
-	}
-	if o == c {
-		cmd = "client|" + strings.ToLower(c.currentSubcommand())
 	}
 	qbuf, qbufFree, argvMem, totMem, rbs := o.queryBufferUse()
 	omem := o.pendingPushes()
@@ -59,16 +55,6 @@ func (c *client) infoLine(o *client) string {
 		omem, totMem+tx.Mem(), cmd, o.sharedProto.Load(),
 		o.libName(), o.libVer(),
 		o.netIn.Load(), o.netOut.Load(), o.totCmds.Load())
-}
-
-// currentSubcommand names the subcommand being run by the caller (list or info).
-func (c *client) currentSubcommand() string {
-	if last := c.lastCmd.Load(); last != nil {
-		if i := strings.IndexByte(last.FullName, '|'); i >= 0 {
-			return last.FullName[i+1:]
-		}
-	}
-	return "list"
 }
 
 // queryBufferUse is what CLIENT LIST shows of another client's buffers, as published after its

@@ -347,3 +347,38 @@ func TestClientListFilters(t *testing.T) {
 		}
 	}
 }
+
+// TestClientInfoCmd: CLIENT INFO and CLIENT LIST name the caller's running command in `cmd=`,
+// and inside EXEC that is exec (Redis's c->lastcmd), not the queued command.
+func TestClientInfoCmd(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t)
+	ctx := context.Background()
+	rc := srv.Client(t)
+	field := func(line string) string {
+		for _, f := range strings.Fields(line) {
+			if strings.HasPrefix(f, "cmd=") {
+				return f
+			}
+		}
+		return ""
+	}
+	line, err := rc.Do(ctx, "client", "info").Text()
+	if err != nil || field(line) != "cmd=client|info" {
+		t.Errorf("CLIENT INFO: %q (%v)", field(line), err)
+	}
+	list, err := rc.Do(ctx, "client", "list").Text()
+	if err != nil || field(list) != "cmd=client|list" {
+		t.Errorf("CLIENT LIST: %q (%v)", field(list), err)
+	}
+	var inTx *redis.Cmd
+	if _, err := rc.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		inTx = p.Do(ctx, "client", "info")
+		return nil
+	}); err != nil {
+		t.Fatalf("MULTI CLIENT INFO EXEC: %v", err)
+	}
+	if got := field(inTx.Val().(string)); got != "cmd=exec" {
+		t.Errorf("CLIENT INFO inside EXEC: %q, want cmd=exec", got)
+	}
+}
