@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"math"
 	"net"
 	"strings"
 	"testing"
@@ -95,8 +96,9 @@ func TestOpenLoopRateAndLatency(t *testing.T) {
 	if res.misses != 0 || res.errors != 0 {
 		t.Errorf("misses %d errors %d", res.misses, res.errors)
 	}
-	if p50 := res.latency.Percentile(50); p50 <= 0 || p50 > int64(50*time.Millisecond) {
-		t.Errorf("p50 = %v on loopback", time.Duration(p50))
+	// Latency itself is the machine's (no bound: timings are not pass/fail); it must be measured.
+	if p50 := res.latency.Percentile(50); p50 <= 0 {
+		t.Errorf("p50 = %v: no latency recorded", time.Duration(p50))
 	}
 }
 
@@ -140,10 +142,13 @@ func TestSetGetMix(t *testing.T) {
 }
 
 // In window mode only the requests meant to be sent between the two signals count, and sending
-// stops at the second one, long before -duration.
+// stops at the second one, long before -duration. The signals' times are the scheduler's, so the
+// test checks no wall-clock figure: the count must match the span the window actually had (the
+// arrivals are Poisson at the rate, by intended send time, so a loaded machine changes neither).
 func TestWindow(t *testing.T) {
 	sig := make(chan struct{}, 2)
-	cfg := config{addr: fakeServer(t, 0), rate: 5000, conns: 2, duration: 10 * time.Second,
+	const rate = 5000
+	cfg := config{addr: fakeServer(t, 0), rate: rate, conns: 2, duration: 10 * time.Second,
 		keys: 10, prefix: "key:", width: 12, seed: 4, window: true, windowSignals: sig}
 	go func() {
 		time.Sleep(200 * time.Millisecond)
@@ -156,15 +161,17 @@ func TestWindow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if took := time.Since(began); took > 5*time.Second {
+	if took := time.Since(began); took >= cfg.duration {
 		t.Errorf("run took %v: sending did not stop at the second signal", took)
 	}
-	// About 300 ms at 5000/s: 1500 requests, give or take the signals' delivery.
-	if n := res.latency.Count(); n < 1000 || n > 2000 {
-		t.Errorf("counted %d requests in a window of about 300 ms at 5000/s", n)
+	if res.counted <= 0 {
+		t.Fatalf("counted span %v: the window never opened", res.counted)
 	}
-	if d := res.counted; d < 250*time.Millisecond || d > 400*time.Millisecond {
-		t.Errorf("counted span %v, want about 300ms", d)
+	// Poisson: the count is within 5 standard deviations of rate × span (plus one request for
+	// the span's rounding).
+	want := rate * res.counted.Seconds()
+	if n := float64(res.latency.Count()); math.Abs(n-want) > 5*math.Sqrt(want)+1 {
+		t.Errorf("counted %v requests in a window of %v at %d/s, want about %.0f", n, res.counted, rate, want)
 	}
 }
 
