@@ -281,8 +281,17 @@ func encodingSize(b byte, rest []byte) (hdr, data int, ok bool) {
 }
 
 // entrySize returns the whole size (encoding, data, back-length) of the well-formed entry at p.
+// Small integers and short strings — most entries of a small hash or set — are sized without
+// the general decoder (their back-length is always one byte).
 func entrySize(lp []byte, p int) int {
-	hdr, data, _ := encodingSize(lp[p], lp[p+1:])
+	b := lp[p]
+	if b < enc6BitStr {
+		return 2
+	}
+	if b < enc13BitInt {
+		return int(b&^enc6BitStrMask) + 2
+	}
+	hdr, data, _ := encodingSize(b, lp[p+1:])
 	l := hdr + data
 	return l + backlenSize(uint64(l))
 }

@@ -146,7 +146,8 @@ func Equal(lp []byte, p int, s []byte) bool {
 
 // Find returns the offset of the first entry at or after p equal to s, comparing one entry and
 // then skipping skip entries (skip 1 looks at a hash's fields only, from a field's offset), or -1
-// — lpFind. s is converted to an integer at most once.
+// — lpFind. s is converted to an integer at most once. Short strings are compared in place,
+// length first, as they are most entries of a small hash or set.
 func Find(lp []byte, p int, s []byte, skip int) int {
 	var (
 		sv        int64
@@ -154,21 +155,35 @@ func Find(lp []byte, p int, s []byte, skip int) int {
 		sIsInt    bool
 	)
 	for p >= 0 {
-		es, v, isInt := Get(lp, p)
-		if isInt {
-			if !converted {
-				sv, sIsInt = StringToInt64(s)
-				converted = true
-			}
-			if sIsInt && v == sv {
+		b := lp[p]
+		var size int
+		if b&enc6BitStrMask == enc6BitStr {
+			n := int(b &^ enc6BitStrMask)
+			if n == len(s) && string(lp[p+1:p+1+n]) == string(s) {
 				return p
 			}
-		} else if bytes.Equal(es, s) {
-			return p
+			size = n + 2
+		} else {
+			es, v, isInt := Get(lp, p)
+			if isInt {
+				if !converted {
+					sv, sIsInt = StringToInt64(s)
+					converted = true
+				}
+				if sIsInt && v == sv {
+					return p
+				}
+			} else if string(es) == string(s) {
+				return p
+			}
+			size = entrySize(lp, p)
 		}
-		p = Next(lp, p)
-		for i := 0; i < skip && p >= 0; i++ {
-			p = Next(lp, p)
+		p += size
+		for i := 0; i < skip && lp[p] != EOF; i++ {
+			p += entrySize(lp, p)
+		}
+		if lp[p] == EOF {
+			return -1
 		}
 	}
 	return -1
