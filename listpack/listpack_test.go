@@ -357,3 +357,60 @@ func TestRandom(t *testing.T) {
 		t.Errorf("Random = %d", p)
 	}
 }
+
+// TestLargeAndBack grows a listpack past the slab classes (the large tier, where realloc keeps
+// the handle) and shrinks it back into a slab class, checking contents and accounting.
+func TestLargeAndBack(t *testing.T) {
+	a := newArena(t)
+	l := mustAppend(t, a, New(a), "a", "b")
+	big := string(bytes.Repeat([]byte("L"), 3*alloc.MaxSlabSize))
+	l = mustAppend(t, a, l, big)
+	if !l.Handle().IsLarge() {
+		t.Fatalf("a %d-byte listpack is not a large object", len(l.Bytes(a)))
+	}
+	checkContents(t, a, l, []string{"a", "b", big})
+	if a.Used() != int64(l.AllocSize(a)) {
+		t.Fatalf("arena charged %d, listpack %d", a.Used(), l.AllocSize(a))
+	}
+	l, _, _ = l.Insert(a, First(l.Bytes(a)), After, []byte("c"))
+	checkContents(t, a, l, []string{"a", "c", "b", big})
+	l, _, _ = l.Delete(a, Seek(l.Bytes(a), -1))
+	if l.Handle().IsLarge() {
+		t.Fatal("still a large object after shrinking to a few bytes")
+	}
+	checkContents(t, a, l, []string{"a", "c", "b"})
+	l.Free(a)
+	if a.Used() != 0 {
+		t.Fatalf("%d bytes charged after Free", a.Used())
+	}
+}
+
+func TestValidateDups(t *testing.T) {
+	a := newArena(t)
+	for _, c := range []struct {
+		vals        []string
+		pairs, want bool
+	}{
+		{[]string{"f", "v", "g", "v"}, true, true},
+		{[]string{"f", "v", "f", "w"}, true, false},   // a field twice
+		{[]string{"f", "v", "g"}, true, false},        // odd count
+		{[]string{"1", "v", "01", "w"}, true, true},   // 1 is an integer, 01 a string
+		{[]string{"a", "b", "c"}, false, true},        // a set
+		{[]string{"a", "b", "a"}, false, false},       // a member twice
+		{[]string{"7", "x", "7"}, false, false},       // integers compare too
+		{[]string{}, true, true},                      // empty: the loader refuses empty keys
+		{[]string{"f", "f", "g", "g"}, true, true},    // a value may equal a field
+		{[]string{"f", "x", "g", "x"}, true, true},    // values may repeat
+		{[]string{"-5", "x", "-5", "y"}, true, false}, // negative integer fields
+	} {
+		l := mustAppend(t, a, New(a), c.vals...)
+		err := ValidateDups(l.Bytes(a), c.pairs)
+		if (err == nil) != c.want {
+			t.Errorf("%q pairs %v: %v", c.vals, c.pairs, err)
+		}
+		l.Free(a)
+	}
+	if ValidateDups([]byte{1, 2, 3}, false) == nil {
+		t.Error("garbage accepted")
+	}
+}

@@ -67,3 +67,32 @@ func validEntry(body []byte, p int) (int, bool) {
 	}
 	return int(size), true
 }
+
+// ValidateDups is Validate (deep) plus what loaders of a hash or set check —
+// lpValidateIntegrityAndDups: with pairs, an even count and no field twice (values may repeat);
+// without, no entry twice. It keeps a temporary Go map of what it has seen: a load-time cost, as
+// Redis's temporary dict.
+func ValidateDups(lp []byte, pairs bool) error {
+	seen := make(map[string]struct{})
+	i := 0
+	var buf []byte
+	err := Validate(lp, true, func(p int) bool {
+		defer func() { i++ }()
+		if pairs && i%2 == 1 {
+			return true
+		}
+		buf = AppendValue(buf[:0], lp, p)
+		if _, dup := seen[string(buf)]; dup {
+			return false
+		}
+		seen[string(buf)] = struct{}{}
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	if pairs && i%2 != 0 {
+		return ErrCorrupt
+	}
+	return nil
+}
