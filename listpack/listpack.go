@@ -254,3 +254,18 @@ func (l Listpack) DeleteRange(a *alloc.Arena, i, n int) (Listpack, error) {
 	nl, _, err := l.DeleteEntries(a, p, n)
 	return nl, err
 }
+
+// MaxSafetySize is the size past which callers convert a listpack to a bigger encoding rather
+// than grow it (listpack.c's LISTPACK_MAX_SAFETY_SIZE, 1 GiB): far below the 4 GiB the header
+// can say, so no single value can push a listpack past it.
+const MaxSafetySize = 1 << 30
+
+// SafeToAdd reports whether lp (nil for none yet) can grow by add bytes and stay within
+// MaxSafetySize — lpSafeToAdd.
+func SafeToAdd(lp []byte, add int) bool {
+	n := 0
+	if lp != nil {
+		n = TotalBytes(lp)
+	}
+	return n+add <= MaxSafetySize
+}

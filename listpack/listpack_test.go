@@ -414,3 +414,13 @@ func TestValidateDups(t *testing.T) {
 		t.Error("garbage accepted")
 	}
 }
+
+func TestSafeToAdd(t *testing.T) {
+	empty := []byte{7, 0, 0, 0, 0, 0, 0xff}
+	if !SafeToAdd(nil, MaxSafetySize) || SafeToAdd(nil, MaxSafetySize+1) {
+		t.Error("nil listpack bounds wrong")
+	}
+	if !SafeToAdd(empty, MaxSafetySize-7) || SafeToAdd(empty, MaxSafetySize-6) {
+		t.Error("bounds wrong with 7 bytes")
+	}
+}
