@@ -105,6 +105,11 @@ func TestRedisSetBytes(t *testing.T) {
 	}
 	randomOps = append(randomOps, "SADD s 1")
 	cases["random"] = randomOps
+	var many []string
+	for i := 0; i < 512; i++ { // set-max-intset-entries: the largest intset by default
+		many = append(many, fmt.Sprintf("SADD s %d", (i*7919%512-256)*100003))
+	}
+	cases["512 members"] = many
 	for name, cmds := range cases {
 		t.Run(name, func(t *testing.T) {
 			rc.Do("DEL", "s")

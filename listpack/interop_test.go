@@ -83,6 +83,11 @@ func hashCases() map[string][]string {
 		"HDEL h a",
 		"HSET h d ''",
 	}
+	var many []string
+	for i := 0; i < 512; i++ { // hash-max-listpack-entries: the largest listpack hash by default
+		many = append(many, fmt.Sprintf("HSET h field:%d %d", i, i*i-300))
+	}
+	c["512 fields"] = many
 	return c
 }
 
