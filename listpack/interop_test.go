@@ -127,7 +127,7 @@ func splitCmd(t *testing.T, line string) []string {
 // blob with our bytes; then checks our reader reads Redis's blob.
 func TestRedisHashBytes(t *testing.T) {
 	rc := redisref.Start(t)
-	if r := rc.Do("CONFIG", "SET", "hash-max-listpack-value", "100000"); r != "OK" {
+	if r := rc.Do("CONFIG", "SET", "hash-max-listpack-value", "100000", "hash-max-listpack-entries", "1000"); r != "OK" {
 		t.Fatalf("CONFIG SET: %v", r)
 	}
 	for name, cmds := range hashCases() {
@@ -176,6 +176,16 @@ func TestRedisHashBytes(t *testing.T) {
 			if fmt.Sprint(got) != fmt.Sprint(want) || Len(blob) != 2*len(want) {
 				t.Fatalf("read %v (len %d), want %v", got, Len(blob), want)
 			}
+			// Redis's blob loaded as it is (RESTORE's path) and written on both sides stays equal.
+			theirs := FromBytes(a, blob)
+			theirs = hset(t, a, theirs, "added", "-1234567")
+			theirs = hdel(t, a, theirs, "i0")
+			rc.Do("HSET", "h", "added", "-1234567")
+			rc.Do("HDEL", "h", "i0")
+			if _, blob2 := rc.DumpBlob("h"); !bytes.Equal(theirs.Bytes(a), blob2) {
+				t.Fatalf("after writes on a loaded blob:\nours    % x\nredis's % x", trunc(theirs.Bytes(a)), trunc(blob2))
+			}
+			theirs.Free(a)
 			l.Free(a)
 			if a.Used() != 0 {
 				t.Fatalf("arena still charged %d after Free", a.Used())
