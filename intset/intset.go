@@ -72,7 +72,7 @@ func set(is []byte, enc, i int, v int64) {
 // Get returns the member at index i (0 ≤ i < Len).
 func Get(is []byte, i int) int64 { return get(is, Encoding(is), i) }
 
-// Min and Max return the smallest and largest member of a non-empty intset.
+// Min returns the smallest member of a non-empty intset.
 func Min(is []byte) int64 { return Get(is, 0) }
 
 // Max returns the largest member of a non-empty intset.

@@ -171,6 +171,15 @@ func TestIterateSeekFind(t *testing.T) {
 	if p := Find(b, First(b), []byte("-020000"), 0); p != -1 {
 		t.Errorf("Find -020000 (not canonical) matched %d", p)
 	}
+	for i, v := range vals {
+		p := Seek(b, i)
+		if !Equal(b, p, []byte(v)) || Equal(b, p, []byte(v+"0")) {
+			t.Errorf("Equal at %d wrong for %q", i, v)
+		}
+	}
+	if Equal(b, Seek(b, 1), []byte("01")) || Equal(b, Seek(b, 1), []byte("+1")) {
+		t.Error("integer entry 1 equals a non-canonical form")
+	}
 	if p := Find(b, First(b), []byte(""), 0); p != Seek(b, 5) {
 		t.Errorf("Find \"\" = %d, want %d", p, Seek(b, 5))
 	}
