@@ -54,3 +54,24 @@ func TestSort(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParse: Parse never panics, and what it accepts reassembles (String) into a file that
+// parses to the same blocks and requirements.
+func FuzzParse(f *testing.F) {
+	f.Add("# requires: HSET (issue 20)\nrun sorted\nHGETALL h\n----\n(empty array)\n\nrun\nPING\n----\nPONG\n")
+	f.Add("run resp3 types\nX\n----\n")
+	f.Add("# requires: A\n# requires: B (n)\n")
+	f.Fuzz(func(t *testing.T, data string) {
+		p, err := Parse(data)
+		if err != nil {
+			return
+		}
+		q, err := Parse(p.String())
+		if err != nil {
+			t.Fatalf("the reassembled file does not parse: %v\n%q", err, p.String())
+		}
+		if !reflect.DeepEqual(p.Blocks, q.Blocks) || !reflect.DeepEqual(p.Requires, q.Requires) || p.Why != q.Why {
+			t.Fatalf("reassembled file parses differently:\n%q\n%q", data, p.String())
+		}
+	})
+}
