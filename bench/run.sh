@@ -21,10 +21,16 @@
 #   7  pub/sub (issue 19): PUBLISH to one channel with 1,000 subscribers — messages delivered per
 #      server CPU-second (bench/pubsub); RSS per idle subscribed client, 10,000 connections each
 #      SUBSCRIBEd to one of 10 channels (bench/conns -mode subscribe); a fresh server per round
+#   8  hashes and sets (issue 20): used_memory and RSS delta per element of four shapes, each
+#      loaded into a fresh server by bench/respgen | redis-cli --pipe — one hash of 1,000,000
+#      fields, 100,000 hashes of 10 fields, one set of 1,000,000 members, 2,000 sets of 500
+#      integers; ops per server CPU-second of redis-benchmark -t hset,sadd,spop -P 16, and of
+#      HGET, SISMEMBER (loaded keys, every lookup a hit) and HGETALL of a 1,000-field hash;
+#      memory in 3 rounds (HS_MEM_ROUNDS)
 #
 # Environment (defaults in parentheses; QUICK=1 lowers the counts for a ~2-minute smoke test):
 #   ROUNDS (5)            rounds per measurement; figures that count need at least 5
-#   ONLY ("1 2 3 4 5 6 7") which measurements to run
+#   ONLY ("1 2 3 4 5 6 7 8") which measurements to run
 #   KVSERVER (build it)   run this binary as the kvserver side, e.g. /usr/bin/redis-server to
 #                         check the script itself
 #   OUT (BENCHMARKS.md)   report path; CHART (bench/bytes-per-key.svg) chart path
@@ -32,7 +38,7 @@
 #   SERVER_ARGS ("")      more directives for both servers, e.g. "--maxmemory 8gb
 #                         --maxmemory-policy allkeys-lru": the memory limit set but not reached
 # and the counts below (TP_N1, TP_N16, MEM_KEYS, IDLE_CONNS, LAT_RATE, P_ROUNDS, SAVE_KEYS,
-# PS_SUBS, PS_MSGS, PS_IDLE, …).
+# PS_SUBS, PS_MSGS, PS_IDLE, HS_FIELDS, HS_N, …).
 set -euo pipefail
 
 # How the run was asked for, before the defaults below fill the variables in.
@@ -47,9 +53,11 @@ if [ "$QUICK" = 1 ]; then
   : "${LAT_BIG:=200000}" "${LAT_SECS:=3}" "${LAT_SETTLE:=1}" "${CHART_KEYS:=20000}" "${CHART_STEP:=64}"
   : "${SAVE_KEYS:=500000}" "${COW_KEYS:=300000}" "${SAVE_LAT_SECS:=3}"
   : "${PS_MSGS:=1000}" "${PS_IDLE:=2000}"
+  : "${HS_FIELDS:=100000}" "${HS_HASHES:=10000}" "${HS_MEMBERS:=100000}" "${HS_INTSETS:=200}"
+  : "${HS_KEYS:=20000}" "${HS_N:=200000}" "${HS_HGETALL_N:=2000}"
 fi
 ROUNDS=${ROUNDS:-5}
-ONLY=${ONLY:-1 2 3 4 5 6 7}
+ONLY=${ONLY:-1 2 3 4 5 6 7 8}
 SERVER_ARGS=${SERVER_ARGS:-}
 TP_N1=${TP_N1:-300000}          # requests per redis-benchmark run at -P 1 (a few seconds each)
 TP_N16=${TP_N16:-2000000}       # … and at -P 16
@@ -84,6 +92,16 @@ PS_PIPELINE=${PS_PIPELINE:-32}  # … each sending this many PUBLISHes before re
 PS_SIZE=${PS_SIZE:-16}          # … of this many bytes
 PS_IDLE=${PS_IDLE:-10000}       # 7b: idle subscribed connections …
 PS_CHANNELS=${PS_CHANNELS:-10}  # … spread over this many channels
+HS_FIELDS=${HS_FIELDS:-1000000} # 8a: fields of the one big hash (field:%010d, 32-byte values) …
+HS_HASHES=${HS_HASHES:-100000}  # … hashes hs:<i> of 10 fields f0…f9 with 16-byte values …
+HS_MEMBERS=${HS_MEMBERS:-1000000} # … members of the one big set (member:%010d) …
+HS_INTSETS=${HS_INTSETS:-2000}  # … sets iset:<i> of 500 integers
+HS_SETTLE=${HS_SETTLE:-0.5}     # seconds before each memory reading
+HS_MEM_ROUNDS=${HS_MEM_ROUNDS:-$((ROUNDS < 3 ? ROUNDS : 3))} # rounds of 8a: its used_memory is the
+                                # same every round, and a round takes ~25 s
+HS_KEYS=${HS_KEYS:-100000}      # 8b: hashes hs:%012d and members of bigset (member:%012d) loaded
+HS_N=${HS_N:-500000}            # requests per -P 16 run of HSET, SADD, SPOP, HGET, SISMEMBER …
+HS_HGETALL_N=${HS_HGETALL_N:-5000} # … and of HGETALL of a 1,000-field hash
 VALUE=85                        # value size of items 1, 2, 4 and 6
 OUT=${OUT:-$ROOT/BENCHMARKS.md}
 CHART=${CHART:-$ROOT/bench/bytes-per-key.svg}
@@ -629,6 +647,138 @@ measure_pubsub() {
   done
 }
 
+# The shapes of 8a: metric id | respgen arguments | element count | element | label | the
+# command whose answer checks the load (the element count, or 500 for one of the intsets).
+hs_shapes() {
+  HS_SHAPES=(
+    "hash1m|-cmd hset -key bighash -prefix field: -width 10 -value 32 -n $HS_FIELDS|$HS_FIELDS|field|one hash of $(commas "$HS_FIELDS") fields field:%010d, 32-byte values|HLEN bighash"
+    "hash10|-cmd hsetn -prefix hs: -width 0 -fields 10 -value 16 -n $HS_HASHES|$HS_HASHES|hash|$(commas "$HS_HASHES") hashes hs:<i> of 10 fields f0…f9, 16-byte values|DBSIZE"
+    "set1m|-cmd sadd -key bigset -prefix member: -width 10 -n $HS_MEMBERS|$HS_MEMBERS|member|one set of $(commas "$HS_MEMBERS") members member:%010d|SCARD bigset"
+    "intset|-cmd saddint -prefix iset: -width 0 -members 500 -n $HS_INTSETS|$((HS_INTSETS * 500))|member|$(commas "$HS_INTSETS") sets iset:<i> of 500 integers (i, i+$(commas "$HS_INTSETS"), …)|SCARD iset:0"
+  )
+}
+
+# gen_load runs respgen with the given arguments (-n n among them) into side's server through
+# redis-cli --pipe, and fails unless all n commands were answered without an error.
+gen_load() {
+  local side=$1 n=$2 out
+  shift 2
+  note_cmd "$HELPERS/respgen $* | redis-cli -p \$PORT --pipe"
+  # redis-cli exits 1 when a reply was an error: the summary line decides.
+  out=$("$HELPERS/respgen" "$@" | timeout 900 redis-cli -p "${PORT[$side]}" --pipe 2>&1) || true
+  grep -q "errors: 0, replies: $n\$" <<<"$out" ||
+    { echo "$(grep -o -m 1 -E "(ERR|WRONGTYPE)[^']*('[^']*')?" <<<"$out" | head -n 1) — $(tail -n 1 <<<"$out")" >&2; return 1; }
+}
+
+# hs_memory_round (8a) loads one shape into a fresh server and records the used_memory and RSS
+# deltas per element, after checking the count the shape's command answers.
+hs_memory_round() {
+  local side=$1 spec=$2 r=$3 id args elems el label check cmds want port pid u0 r0 u1 r1 got
+  IFS='|' read -r id args elems el label check <<<"$spec"
+  start_server "$side"
+  port=${PORT[$side]} pid=${PID[$side]}
+  sleep "$HS_SETTLE"
+  u0=$(info_field "$port" memory used_memory)
+  r0=$(rss "$pid")
+  # shellcheck disable=SC2086 # args is a word list
+  set -- $args
+  cmds=${args##*-n }
+  gen_load "$side" "$cmds" "$@"
+  sleep "$HS_SETTLE"
+  u1=$(info_field "$port" memory used_memory)
+  r1=$(rss "$pid")
+  # shellcheck disable=SC2086 # check is a command line
+  got=$(timeout 30 redis-cli -p "$port" $check)
+  stop_server "$side"
+  want=$([ "$id" = intset ] && echo 500 || echo "$cmds")
+  [ "$got" = "$want" ] || { echo "${NAME[$side]}: $check answered '$got' after loading $label, not $want" >&2; return 1; }
+  record "hs_${id}_used" "$side" "$r" "$(per_key "$u0" "$u1" "$elems")"
+  record "hs_${id}_rss" "$side" "$r" "$(per_key "$r0" "$r1" "$elems")"
+  say "  ${NAME[$side]}, $label: $(per_key "$u0" "$u1" "$elems") used_memory, $(per_key "$r0" "$r1" "$elems") RSS bytes per $el"
+}
+
+# hs_load (8b) starts side's server and loads the keys the speed runs read: HS_KEYS hashes
+# hs:%012d of 10 fields (16-byte values), one set bigset of HS_KEYS members member:%012d — the
+# names redis-benchmark's __rand_int__ makes — and a hash h1000 of 1,000 fields field:%010d with
+# 32-byte values. A side that fails is left stopped and noted.
+hs_load() {
+  local side=$1
+  if ! { start_server "$side" &&
+    gen_load "$side" "$HS_KEYS" -cmd hsetn -prefix hs: -width 12 -fields 10 -value 16 -n "$HS_KEYS" &&
+    gen_load "$side" "$HS_KEYS" -cmd sadd -key bigset -prefix member: -width 12 -n "$HS_KEYS" &&
+    gen_load "$side" 1000 -cmd hset -key h1000 -prefix field: -width 10 -value 32 -n 1000; } 2>"$WORK/start.err"; then
+    cat "$WORK/start.err" >&2
+    failed "${NAME[$side]}: start and load the keys of the speed runs" "$WORK/start.err"
+    stop_server "$side"
+  fi
+}
+
+# hs_custom_one runs redis-benchmark with a command line of its own at -P 16 against a running
+# server and records ops/s and ops per server CPU-second under hs_<id>; with -r it checks that
+# no lookup missed (keyspace_misses unchanged).
+hs_custom_one() {
+  local side=$1 id=$2 n=$3 r=$4 m0 m1 t0 t1 csv rps cpu
+  shift 4
+  m0=$(info_field "${PORT[$side]}" stats keyspace_misses)
+  t0=$(cpu_ticks "${PID[$side]}")
+  csv=$(timeout 600 redis-benchmark -p "${PORT[$side]}" -c 50 -n "$n" -P 16 -r "$HS_KEYS" --csv "$@" | sed -n 2p | tr -d '"')
+  t1=$(cpu_ticks "${PID[$side]}")
+  m1=$(info_field "${PORT[$side]}" stats keyspace_misses)
+  [ "$m0" = "$m1" ] || { echo "${NAME[$side]}: $((m1 - m0)) lookups of $* missed" >&2; return 1; }
+  IFS=, read -r _ rps _ <<<"$csv"
+  cpu=$(awk -v n="$n" -v t="$TICKS" -v d="$((t1 - t0))" 'BEGIN { if (d <= 0) exit 1; printf "%.0f", n * t / d }')
+  record "hs_${id}_ops" "$side" "$r" "$rps"
+  record "hs_${id}_cpu" "$side" "$r" "$cpu"
+  say "  $* -P 16 ${NAME[$side]}: $rps ops/s, $cpu ops/CPU-s"
+}
+
+HS_TESTS=(hset sadd spop)
+HS_CUSTOM=("hget|$HS_N|HGET hs:__rand_int__ f3" "sismember|$HS_N|SISMEMBER bigset member:__rand_int__" "hgetall|$HS_HGETALL_N|HGETALL h1000")
+
+measure_hashes_sets() {
+  local r side spec id args elems el label n cmd test
+  hs_shapes
+  say "8a. hashes and sets: used_memory and RSS per element, a fresh server per shape and round, $HS_MEM_ROUNDS rounds"
+  note_cmd "redis-cli -p \$PORT INFO memory   # 8a: used_memory before and after loading a shape, VmRSS from /proc/PID/status; then HLEN, SCARD or DBSIZE checked"
+  for r in $(seq "$HS_MEM_ROUNDS"); do
+    say "round $r/$HS_MEM_ROUNDS"
+    for spec in "${HS_SHAPES[@]}"; do
+      IFS='|' read -r id args elems el label _ <<<"$spec"
+      for side in "${SIDES[@]}"; do
+        attempt "$label, ${NAME[$side]}, round $r" hs_memory_round "$side" "$spec" "$r"
+      done
+    done
+  done
+  say "8b. hashes and sets: speed at -P 16, $(commas "$HS_KEYS") hashes and set members loaded"
+  for test in "${HS_TESTS[@]}"; do
+    note_cmd "redis-benchmark -p \$PORT -c 50 -d $VALUE -r $TP_KEYS -n $HS_N -P 16 -t $test --csv"
+  done
+  for spec in "${HS_CUSTOM[@]}"; do
+    IFS='|' read -r id n cmd <<<"$spec"
+    note_cmd "redis-benchmark -p \$PORT -c 50 -n $n -P 16 -r $HS_KEYS --csv $cmd"
+  done
+  for side in "${SIDES[@]}"; do hs_load "$side"; done
+  for r in $(seq "$ROUNDS"); do
+    say "round $r/$ROUNDS"
+    for test in "${HS_TESTS[@]}"; do
+      for side in "${SIDES[@]}"; do
+        [ -n "${PID[$side]:-}" ] || continue
+        attempt "${test^^} -P 16, ${NAME[$side]}, round $r" throughput_one "$side" "$test" 16 "$HS_N" "$r"
+      done
+    done
+    for spec in "${HS_CUSTOM[@]}"; do
+      IFS='|' read -r id n cmd <<<"$spec"
+      for side in "${SIDES[@]}"; do
+        [ -n "${PID[$side]:-}" ] || continue
+        # shellcheck disable=SC2086 # cmd is a command line
+        attempt "$cmd -P 16, ${NAME[$side]}, round $r" hs_custom_one "$side" "$id" "$n" "$r" $cmd
+      done
+    done
+  done
+  stop_server kv
+  stop_server redis
+}
+
 # ---- report --------------------------------------------------------------------------------
 
 # median prints the median of a metric's rounds for a side, or nothing.
@@ -706,6 +856,23 @@ define_rows() {
   row ps_pub_cpu int "PUBLISH to 1 channel with $n subscribers: messages delivered per server CPU-second (target ≥ 1.0× Redis)"
   row ps_pub_rate int "PUBLISH to 1 channel with $n subscribers: messages delivered per second"
   row conn_subscribe int "RSS per idle subscribed client, bytes ($(commas "$PS_IDLE") connections on $PS_CHANNELS channels; target for kvserver ≤ 1.5 KB)"
+  hs_shapes
+  local spec id el label
+  declare -A target=([hash1m]=72 [hash10]=290 [set1m]=38 [intset]=4.2)
+  for spec in "${HS_SHAPES[@]}"; do
+    IFS='|' read -r id _ _ el label _ <<<"$spec"
+    row "hs_${id}_used" f1 "${label^}: used_memory delta per $el (target for kvserver ≤ ${target[$id]})"
+    row "hs_${id}_rss" f1 "${label^}: RSS delta per $el"
+  done
+  for test in "${HS_TESTS[@]}"; do
+    row "tp_${test}_P16_ops" int "${test^^} -P 16 (redis-benchmark -t $test): ops/s"
+    row "tp_${test}_P16_cpu" int "${test^^} -P 16 (redis-benchmark -t $test): ops per server CPU-second (target ≥ 1.0× Redis)"
+  done
+  for spec in "${HS_CUSTOM[@]}"; do
+    IFS='|' read -r id _ label <<<"$spec"
+    row "hs_${id}_ops" int "$label -P 16: ops/s"
+    row "hs_${id}_cpu" int "$label -P 16: ops per server CPU-second (target ≥ 1.0× Redis)"
+  done
 }
 
 # side_median is median, plus the derived latency growth.
@@ -778,7 +945,7 @@ write_report() {
     echo "# Benchmarks: kvserver beside Redis"
     echo
     echo "Written by \`make bench\` (\`bench/run.sh\`) on $(date -u '+%Y-%m-%d %H:%M UTC') in $((elapsed / 60)) min $((elapsed % 60)) s."
-    echo "$ROUNDS rounds$(grep -q '^p_' "$RESULTS" && echo " ($P_ROUNDS for persistence)"), kvserver then Redis in each, servers on loopback with persistence off and"
+    echo "$ROUNDS rounds$(grep -q '^p_' "$RESULTS" && echo " ($P_ROUNDS for persistence)")$(grep -q '^hs_.*_used' "$RESULTS" && echo " ($HS_MEM_ROUNDS for the memory of hashes and sets)"), kvserver then Redis in each, servers on loopback with persistence off and"
     echo "\`--maxclients 20000\`. Every figure is the median of the rounds; the ratio is kvserver's median over"
     echo "Redis's from this same run. The machine is shared and noisy: compare ratios, not absolute figures"
     echo "across runs."
@@ -805,6 +972,16 @@ write_report() {
       echo "  and per server CPU-second (utime+stime from the first PUBLISH until every subscriber had every"
       echo "  message; the clients share the machine). Idle subscribed clients: \`bench/conns -mode subscribe\`,"
       echo "  each connection SUBSCRIBEd to one of $PS_CHANNELS channels, RSS over a fresh server's read ${CONN_SETTLE} s after."
+    fi
+    if grep -q '^hs_\|^tp_hset' "$RESULTS"; then
+      echo "- Hashes and sets: each shape loaded into a fresh server by \`bench/respgen -cmd … | redis-cli --pipe\`"
+      echo "  (every command answered without an error, then HLEN, SCARD or DBSIZE checked); used_memory and"
+      echo "  VmRSS deltas over the fresh server's, read $HS_SETTLE s after, per element (per field, per hash, per"
+      echo "  member), $HS_MEM_ROUNDS rounds. Speed: one server per side loaded with $(commas "$HS_KEYS") hashes \`hs:%012d\` of 10 fields (16-byte"
+      echo "  values), a set \`bigset\` of $(commas "$HS_KEYS") members \`member:%012d\` and a hash \`h1000\` of 1,000 fields; HSET,"
+      echo "  SADD and SPOP are redis-benchmark's own tests (-d $VALUE -r $(commas "$TP_KEYS"), on its keys myhash and myset,"
+      echo "  SPOP after SADD in each round); HGET and SISMEMBER read the loaded keys through __rand_int__ (-r"
+      echo "  $(commas "$HS_KEYS"), keyspace_misses checked unchanged). $(commas "$HS_N") requests per run, $(commas "$HS_HGETALL_N") for HGETALL."
     fi
     if grep -q '^p_' "$RESULTS"; then
       echo "- Persistence ($P_ROUNDS rounds: each takes minutes): servers started with \`--dir \$DIR --dbfilename dump.rdb\`"
@@ -932,6 +1109,7 @@ for m in $ONLY; do
     5) measure_chart ;;
     6) measure_persist ;;
     7) measure_pubsub ;;
+    8) measure_hashes_sets ;;
     *) echo "ONLY: unknown measurement $m" >&2; exit 2 ;;
   esac
 done

@@ -33,3 +33,10 @@ func volatileTTLExact() bool { return !targetRedis }
 // with a count no arena could hold answers Redis's "OOM in dictTryExpand" at once; redis-server
 // 7.0.15 crashes on its failed allocation instead.
 func digestMixesTTLValue() bool { return !targetRedis }
+
+// Listpack sets (testdata/commands/set.txt): Redis 7.2 keeps a small set of non-integer members
+// (up to set-max-listpack-entries 128 of at most set-max-listpack-value 64 bytes) as a
+// listpack, in insertion order, and turns an intset taking such a member into one; Debian's
+// 7.0.15 has no listpack sets and answers OBJECT ENCODING `hashtable` for them. The file checks
+// 7.2's encodings and order in kvserver-only blocks, 7.0.15's in redis-only ones, and the
+// replies of such sets `sorted` where both run.

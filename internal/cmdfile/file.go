@@ -18,7 +18,19 @@ type Block struct {
 type File struct {
 	parts  []*string
 	Blocks []*Block
+	// Requires lists the commands of the file's `# requires:` lines; Why is their note (the
+	// text in parentheses, e.g. "issue 20").
+	Requires []string
+	Why      string
 }
+
+// requiresPrefix starts a comment line naming commands the file needs:
+//
+//	# requires: HSET SADD (issue 20)
+//
+// Against a target that answers `unknown command` to one of them the file is skipped (see
+// Lacking), so that it runs as soon as the commands exist.
+const requiresPrefix = "# requires:"
 
 // Parse parses a command file.
 func Parse(data string) (*File, error) {
@@ -30,13 +42,18 @@ func Parse(data string) (*File, error) {
 			if len(fields) > 0 && !strings.HasPrefix(fields[0], "#") {
 				return nil, fmt.Errorf("line %d: want `run`, a comment or a blank line, got %q", i+1, lines[i])
 			}
+			if rest, ok := strings.CutPrefix(lines[i], requiresPrefix); ok {
+				if err := f.parseRequires(rest); err != nil {
+					return nil, fmt.Errorf("line %d: %v", i+1, err)
+				}
+			}
 			f.parts = append(f.parts, &lines[i])
 			continue
 		}
 		b := &Block{Line: i + 1, Args: fields[1:]}
 		for _, a := range b.Args {
 			switch a {
-			case "resp3", "types", "kvserver-only", "redis-only":
+			case "resp3", "types", "sorted", "kvserver-only", "redis-only":
 			default:
 				return nil, fmt.Errorf("line %d: unknown directive argument %q", i+1, a)
 			}
@@ -57,6 +74,28 @@ func Parse(data string) (*File, error) {
 		f.parts = append(f.parts, nil)
 	}
 	return f, nil
+}
+
+// parseRequires reads the rest of a `# requires:` line: command names, then an optional note
+// in parentheses.
+func (f *File) parseRequires(rest string) error {
+	names, why, hasWhy := strings.Cut(rest, "(")
+	if hasWhy {
+		var ok bool
+		if why, ok = strings.CutSuffix(strings.TrimSpace(why), ")"); !ok {
+			return fmt.Errorf("requires: unclosed note in %q", rest)
+		}
+		if f.Why != "" && f.Why != why {
+			return fmt.Errorf("requires: a second note %q (the first is %q)", why, f.Why)
+		}
+		f.Why = why
+	}
+	cmds := strings.Fields(names)
+	if len(cmds) == 0 {
+		return fmt.Errorf("requires: no command named")
+	}
+	f.Requires = append(f.Requires, cmds...)
+	return nil
 }
 
 // String reassembles the file, with each block's expectation as it is now.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -278,4 +279,32 @@ func quoteRepr(s string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// Sort puts the elements of the reply r in a fixed order, so that a reply whose order is
+// unspecified (SMEMBERS of a hash-table set, HKEYS of a big hash, SPOP with a count) prints the
+// same each time: an array's, set's or push's elements in the order of their formatted text,
+// a map's pairs in the order of their keys' text. A SCAN reply (an array of a cursor and an
+// array) keeps its cursor first and has its second element sorted instead. Elements are
+// sorted as whole units (a RESP3 HRANDFIELD pair stays a pair), but a flat field-value list (a
+// RESP2 HGETALL, an HSCAN) is sorted element by element, which loses what value went with
+// what field: use a map (RESP3), or values equal to their fields, where that matters.
+func Sort(r *Reply) {
+	if r.Kind == '*' && len(r.Elems) == 2 && r.Elems[0].Kind == '$' && r.Elems[1].Kind == '*' {
+		r = r.Elems[1]
+	}
+	text := func(e *Reply) string { return Format(e, false) }
+	switch r.Kind {
+	case '*', '~', '>':
+		slices.SortStableFunc(r.Elems, func(a, b *Reply) int { return strings.Compare(text(a), text(b)) })
+	case '%':
+		pairs := make([][2]*Reply, len(r.Elems)/2)
+		for i := range pairs {
+			pairs[i] = [2]*Reply{r.Elems[2*i], r.Elems[2*i+1]}
+		}
+		slices.SortStableFunc(pairs, func(a, b [2]*Reply) int { return strings.Compare(text(a[0]), text(b[0])) })
+		for i, p := range pairs {
+			r.Elems[2*i], r.Elems[2*i+1] = p[0], p[1]
+		}
+	}
 }
