@@ -161,7 +161,7 @@ func measure(k *Keyspace) footprint {
 			f.table += tab
 			f.expires += exp
 			f.keys += s.DBSizeLocked(db)
-			if s.db(db).keys.resizing() {
+			if s.db(db).keys.Resizing() {
 				f.resizing++
 			}
 		}
@@ -247,37 +247,6 @@ func BenchmarkLoad1M(b *testing.B) {
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/set")
-}
-
-// TestBigTableBytesPerKey follows one table from 0 to 3,000,000 keys and logs the table's
-// bytes per key at its extremes, outside resizes and during them.
-func TestBigTableBytesPerKey(t *testing.T) {
-	bigTests(t)
-	th := newTableHarness(t)
-	lo, hi, hiResizing := math.Inf(1), 0.0, 0.0
-	var loN, hiN, hiResizingN int
-	for i := range 3_000_000 {
-		h := newTestRecord(th.a, key(i))
-		if err := th.tab.insert(Hash(key(i)), h); err != nil {
-			t.Fatal(err)
-		}
-		if i < 100_000 || i%97 != 0 {
-			continue
-		}
-		perKey := float64(th.tab.bytes()) / float64(i+1)
-		switch {
-		case th.tab.resizing():
-			if perKey > hiResizing {
-				hiResizing, hiResizingN = perKey, i+1
-			}
-		case perKey > hi:
-			hi, hiN = perKey, i+1
-		case perKey < lo:
-			lo, loN = perKey, i+1
-		}
-	}
-	t.Logf("one table, 100,000 to 3,000,000 keys: outside resizes %.2f (at %d keys) to %.2f (at %d) B/key; during a resize up to %.2f (at %d)",
-		lo, loN, hi, hiN, hiResizing, hiResizingN)
 }
 
 // runtimeStats are the garbage collector's figures of issue 3.

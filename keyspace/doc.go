@@ -10,11 +10,11 @@
 //
 // A key's record (package object: type, encoding, LRU clock, expire, key, value) lives in its
 // shard's arena; the table holds the record's 32-bit handle and reads the key from the record
-// when it compares, so a key is stored once. The table (table.go) is Valkey 8.1's shape with
+// when it compares, so a key is stored once. The table (package htable) is Valkey 8.1's shape with
 // 32-bit handles: 64-byte buckets of 12 handles and 12 hash tags, chained when full; it grows
 // past 110% fill and shrinks under 13.75%, moving a bounded number of buckets per operation,
 // and it costs 7.5 to 9.3 bytes per key outside a resize (about 17 during one, while both
-// arrays exist). SCAN's cursor (scan.go) is Redis's
+// arrays exist). SCAN's cursor (scan.go, over htable's Scan) is Redis's
 // reverse-binary one with the shard index in its top bits. The TTL index (expires.go) is a
 // B+tree of (expire ms, key hash) that finds due keys in time order.
 //

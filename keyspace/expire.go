@@ -46,16 +46,16 @@ func (s *Shard) ActiveExpireLocked(now int64, budget int) (removed int, more boo
 // expireEntry deletes the key that TTL entry e (already out of the index) stands for: the
 // record of e's chain whose expire and key hash are e's.
 func (s *Shard) expireEntry(db int, d *database, e ttlEntry) bool {
-	p, ok := d.keys.findMatch(e.hash, func(h alloc.Handle) bool {
+	p, ok := d.keys.FindMatch(e.hash, func(h alloc.Handle) bool {
 		when, has := object.Expire(s.arena, h)
 		return has && when == e.when && Hash(object.Key(s.arena, h)) == e.hash
 	})
 	if !ok {
 		return false
 	}
-	h := p.b.handles[p.slot]
+	h := p.Handle()
 	s.beforeChange(d, h)
-	d.keys.deleteAt(p)
+	d.keys.DeleteAt(p)
 	s.noteExpired(db, object.Key(s.arena, h))
 	s.touchWatched(db, object.Key(s.arena, h), false)
 	object.Free(s.arena, h)

@@ -228,3 +228,10 @@ func TestExpireIndexFill(t *testing.T) {
 		t.Fatalf("cleared index: arena uses %d bytes", a.Used())
 	}
 }
+
+// testArena makes an arena with a small reservation (tests make many) that is closed after.
+func testArena(t testing.TB) *alloc.Arena {
+	a := alloc.MustNewArena(4 << 30)
+	t.Cleanup(a.Close)
+	return a
+}

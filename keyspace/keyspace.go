@@ -179,7 +179,7 @@ func (k *Keyspace) FlushAllLocked() int64 {
 func (k *Keyspace) Keys(db int) int64 {
 	var n int64
 	for _, s := range k.shards {
-		n += s.db(db).keys.len()
+		n += s.db(db).keys.Len()
 	}
 	return n
 }
@@ -266,7 +266,7 @@ func (k *Keyspace) ExpandForLoad(db int, keys int64) {
 	per += 4*int64(math.Sqrt(float64(per))) + 16
 	for _, s := range k.shards {
 		s.mu.Lock()
-		s.db(db).keys.expandForLoad(uint64(per))
+		s.db(db).keys.ExpandForLoad(uint64(per))
 		s.Unlock()
 	}
 }
@@ -276,7 +276,7 @@ func (k *Keyspace) EndLoad() {
 	for _, s := range k.shards {
 		s.mu.Lock()
 		for i := range s.dbs {
-			s.db(i).keys.endLoad()
+			s.db(i).keys.EndLoad()
 		}
 		s.Unlock()
 	}

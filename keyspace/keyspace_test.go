@@ -80,7 +80,7 @@ func checkAccounting(t testing.TB, k *Keyspace) {
 			tab, exp := s.OverheadLocked(db)
 			want += tab + exp
 			d := s.db(db)
-			if err := d.keys.check(); err != nil {
+			if err := d.keys.Check(); err != nil {
 				t.Fatalf("shard %d db %d: %v", i, db, err)
 			}
 			if _, err := d.expires.check(); err != nil {
@@ -89,7 +89,7 @@ func checkAccounting(t testing.TB, k *Keyspace) {
 			var withExpire int64
 			var cursor uint64
 			for {
-				cursor = d.keys.scan(cursor, func(h alloc.Handle) {
+				cursor = d.keys.Scan(cursor, func(h alloc.Handle) {
 					want += int64(object.MemoryUsage(s.Arena(), h))
 					if when, has := object.Expire(s.Arena(), h); has {
 						withExpire++

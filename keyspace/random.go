@@ -1,79 +1,22 @@
 package keyspace
 
 import (
-	"math/bits"
 	"math/rand/v2"
 
 	"github.com/kvserver/kvserver/alloc"
 	"github.com/kvserver/kvserver/object"
 )
 
-// randomTries bounds how many random buckets table.random draws before it walks the array
-// from a random start instead: a table is at least 13.75% full outside a resize, so that many
-// empty draws in a row essentially only happen in a table mostly emptied during a resize.
+// randomTries bounds how many shards RandomKey draws before it reports no key: a shard drawn
+// by counts read without its lock may have emptied since.
 const randomTries = 64
-
-// random returns a random entry, as Redis's dictGetRandomKey: a random non-empty bucket (of
-// either array while moving, where ht[0]'s moved buckets are skipped), then a random entry of
-// its chain. Entries of long chains are a little less likely than others.
-func (t *table) random() (alloc.Handle, bool) {
-	if t.len() == 0 {
-		return 0, false
-	}
-	if t.resizing() {
-		t.rehashStep()
-	}
-	var lo, n0, n uint64 // buckets [lo, lo+n0) of ht[0], then all of ht[1] while moving
-	lo, n0 = 0, t.ht[0].size
-	if t.moving() {
-		lo, n0 = t.rehashIdx, t.ht[0].size-t.rehashIdx
-	}
-	n = n0
-	if t.moving() {
-		n += t.ht[1].size
-	}
-	at := func(r uint64) *bucket {
-		if r < n0 {
-			return t.ht[0].at(lo + r)
-		}
-		return t.ht[1].at(r - n0)
-	}
-	var r uint64
-	for try := 0; ; try++ {
-		if try < randomTries {
-			r = rand.Uint64N(n)
-		} else {
-			r = (r + 1) % n
-		}
-		head := at(r)
-		if head.presence == 0 && head.chained == 0 {
-			continue
-		}
-		total := 0
-		for b := head; b != nil; b = t.next(b) {
-			total += b.entries()
-		}
-		k := rand.IntN(total)
-		for b := head; b != nil; b = t.next(b) {
-			if c := b.entries(); k >= c {
-				k -= c
-				continue
-			}
-			m := b.presence
-			for range k {
-				m &= m - 1
-			}
-			return b.handles[bits.TrailingZeros16(m)], true
-		}
-	}
-}
 
 // RandomKeyLocked returns a random key of database db in this shard (RANDOMKEY), deleting the
 // expired keys it draws on the way, as Redis does.
 func (s *Shard) RandomKeyLocked(db int) (alloc.Handle, bool) {
 	d := s.db(db)
 	for {
-		h, ok := d.keys.random()
+		h, ok := d.keys.Random()
 		if !ok {
 			return 0, false
 		}
@@ -83,7 +26,7 @@ func (s *Shard) RandomKeyLocked(db int) (alloc.Handle, bool) {
 		}
 		key := object.Key(s.arena, h)
 		hash := Hash(key)
-		p, ok := d.keys.find(key, hash)
+		p, ok := d.keys.Find(key, hash)
 		if !ok {
 			return h, true // cannot happen: random returned it
 		}
@@ -106,7 +49,7 @@ func (k *Keyspace) RandomKey(db int, fn func(s *Shard, h alloc.Handle)) bool {
 		r := rand.Int64N(total)
 		var s *Shard
 		for _, s = range k.shards {
-			if r -= s.db(db).keys.len(); r < 0 {
+			if r -= s.db(db).keys.Len(); r < 0 {
 				break
 			}
 		}

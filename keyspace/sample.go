@@ -14,7 +14,7 @@ import (
 // expire: exact at some instant, read without the lock.
 func (s *Shard) Counts(db int) (keys, volatile int64) {
 	d := s.db(db)
-	return d.keys.len(), d.expires.len()
+	return d.keys.Len(), d.expires.len()
 }
 
 // SampleLocked calls fn with up to n records of database db drawn at random (with
@@ -25,7 +25,7 @@ func (s *Shard) SampleLocked(db, n int, volatile bool, fn func(h alloc.Handle)) 
 	d := s.db(db)
 	for range n {
 		if !volatile {
-			h, ok := d.keys.random()
+			h, ok := d.keys.Random()
 			if !ok {
 				return
 			}
@@ -54,14 +54,14 @@ func (s *Shard) NearestExpireLocked(db int) (alloc.Handle, bool) {
 
 // recordOf is the record TTL entry e stands for.
 func (s *Shard) recordOf(d *database, e ttlEntry) (alloc.Handle, bool) {
-	p, ok := d.keys.findMatch(e.hash, func(h alloc.Handle) bool {
+	p, ok := d.keys.FindMatch(e.hash, func(h alloc.Handle) bool {
 		when, has := object.Expire(s.arena, h)
 		return has && when == e.when && Hash(object.Key(s.arena, h)) == e.hash
 	})
 	if !ok {
 		return 0, false
 	}
-	return p.b.handles[p.slot], true
+	return p.Handle(), true
 }
 
 // random returns a random entry: a random child at every level, then a random entry of the

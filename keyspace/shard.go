@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/kvserver/kvserver/alloc"
+	"github.com/kvserver/kvserver/htable"
 	"github.com/kvserver/kvserver/object"
 )
 
@@ -67,14 +68,14 @@ type Shard struct {
 
 // database is one database's share of a shard.
 type database struct {
-	keys    *table
+	keys    *htable.Table
 	expires *expireIndex
 }
 
 func newShard(ks *Keyspace, index int, arena *alloc.Arena) *Shard {
 	s := &Shard{ks: ks, index: index, arena: arena, dbs: make([]atomic.Pointer[database], ks.databases)}
 	for i := range s.dbs {
-		s.dbs[i].Store(&database{keys: newTable(arena, object.Key), expires: newExpireIndex(arena)})
+		s.dbs[i].Store(&database{keys: htable.New(arena, object.Key), expires: newExpireIndex(arena)})
 	}
 	return s
 }
@@ -128,11 +129,11 @@ func (s *Shard) LookupLocked(db int, key []byte) (alloc.Handle, bool) {
 func (s *Shard) LookupFlagsLocked(db int, key []byte, flags LookupFlags) (alloc.Handle, bool) {
 	d := s.db(db)
 	hash := Hash(key)
-	p, ok := d.keys.find(key, hash)
+	p, ok := d.keys.Find(key, hash)
 	if !ok {
 		return 0, false
 	}
-	h := p.b.handles[p.slot]
+	h := p.Handle()
 	if when, has := object.Expire(s.arena, h); has && flags&LookupNoExpire == 0 && expired(when, s.ks.Now()) {
 		s.removeAt(d, p, hash)
 		s.noteExpired(db, key)
@@ -155,7 +156,7 @@ func (s *Shard) LookupFlagsLocked(db int, key []byte, flags LookupFlags) (alloc.
 func (s *Shard) InsertLocked(db int, key []byte, h alloc.Handle) error {
 	d := s.db(db)
 	hash := Hash(key)
-	if _, ok := d.keys.find(key, hash); ok {
+	if _, ok := d.keys.Find(key, hash); ok {
 		return ErrKeyExists
 	}
 	if err := s.add(d, hash, h); err != nil {
@@ -175,11 +176,11 @@ func (s *Shard) add(d *database, hash uint64, h alloc.Handle) error {
 			return err
 		}
 	}
-	if err := d.keys.insert(hash, h); err != nil {
+	if err := d.keys.Insert(hash, h); err != nil {
 		if has {
 			d.expires.delete(ttlEntry{when, hash})
 		}
-		return err
+		return ErrOOM // the table's only error
 	}
 	s.countDirty(1)
 	return nil
@@ -202,7 +203,7 @@ func (s *Shard) ReplaceLocked(db int, key []byte, h alloc.Handle) (replaced bool
 func (s *Shard) ReplaceFlagsLocked(db int, key []byte, h alloc.Handle, flags LookupFlags) (replaced bool, err error) {
 	d := s.db(db)
 	hash := Hash(key)
-	p, ok := d.keys.find(key, hash)
+	p, ok := d.keys.Find(key, hash)
 	if !ok {
 		if err := s.add(d, hash, h); err != nil {
 			return false, err
@@ -210,7 +211,7 @@ func (s *Shard) ReplaceFlagsLocked(db int, key []byte, h alloc.Handle, flags Loo
 		s.touchWatched(db, key, true)
 		return false, nil
 	}
-	old := p.b.handles[p.slot]
+	old := p.Handle()
 	if invariantsOn && (h == old || !bytes.Equal(object.Key(s.arena, h), key)) {
 		panic("keyspace: ReplaceLocked with the old record or a record of another key")
 	}
@@ -239,7 +240,7 @@ func (s *Shard) ReplaceFlagsLocked(db int, key []byte, h alloc.Handle, flags Loo
 		s.stampNew(h)
 	}
 	s.markNew(h)
-	d.keys.replaceAt(p, h)
+	d.keys.ReplaceAt(p, h)
 	if oldHas && !same {
 		s.unindexExpire(d, oldWhen, hash)
 	}
@@ -260,10 +261,10 @@ func (s *Shard) UpdateLocked(db int, key []byte, old, h alloc.Handle) bool {
 	if old == h {
 		return true
 	}
-	p, ok := d.keys.findMatch(Hash(key), func(x alloc.Handle) bool { return x == old })
+	p, ok := d.keys.FindMatch(Hash(key), func(x alloc.Handle) bool { return x == old })
 	if ok {
 		s.markNew(h)
-		d.keys.replaceAt(p, h)
+		d.keys.ReplaceAt(p, h)
 	}
 	return ok
 }
@@ -285,11 +286,11 @@ func (s *Shard) DeleteLocked(db int, key []byte) bool {
 func (s *Shard) UnlinkLocked(db int, key []byte) (alloc.Handle, bool) {
 	d := s.db(db)
 	hash := Hash(key)
-	p, ok := d.keys.find(key, hash)
+	p, ok := d.keys.Find(key, hash)
 	if !ok {
 		return 0, false
 	}
-	h := p.b.handles[p.slot]
+	h := p.Handle()
 	s.removeAt(d, p, hash)
 	s.countDirty(1)
 	s.touchWatched(db, key, false)
@@ -298,12 +299,12 @@ func (s *Shard) UnlinkLocked(db int, key []byte) (alloc.Handle, bool) {
 
 // removeAt takes the entry at p out of the table and its expire out of the TTL index (a
 // running snapshot writes it first).
-func (s *Shard) removeAt(d *database, p position, hash uint64) {
-	s.beforeChange(d, p.b.handles[p.slot])
-	if when, has := object.Expire(s.arena, p.b.handles[p.slot]); has {
+func (s *Shard) removeAt(d *database, p htable.Position, hash uint64) {
+	s.beforeChange(d, p.Handle())
+	if when, has := object.Expire(s.arena, p.Handle()); has {
 		s.unindexExpire(d, when, hash)
 	}
-	d.keys.deleteAt(p)
+	d.keys.DeleteAt(p)
 }
 
 func (s *Shard) unindexExpire(d *database, when int64, hash uint64) {
@@ -319,11 +320,11 @@ func (s *Shard) unindexExpire(d *database, when int64, hash uint64) {
 func (s *Shard) SetExpireLocked(db int, key []byte, when int64) error {
 	d := s.db(db)
 	hash := Hash(key)
-	p, ok := d.keys.find(key, hash)
+	p, ok := d.keys.Find(key, hash)
 	if !ok {
 		return ErrNoSuchKey
 	}
-	h := p.b.handles[p.slot]
+	h := p.Handle()
 	old, had := object.Expire(s.arena, h)
 	if had && old == when {
 		return nil
@@ -338,7 +339,7 @@ func (s *Shard) SetExpireLocked(db int, key []byte, when int64) error {
 		return err
 	}
 	s.markNew(nh)
-	d.keys.replaceAt(p, nh)
+	d.keys.ReplaceAt(p, nh)
 	if had {
 		s.unindexExpire(d, old, hash)
 	}
@@ -352,11 +353,11 @@ func (s *Shard) SetExpireLocked(db int, key []byte, when int64) error {
 func (s *Shard) PersistLocked(db int, key []byte) bool {
 	d := s.db(db)
 	hash := Hash(key)
-	p, ok := d.keys.find(key, hash)
+	p, ok := d.keys.Find(key, hash)
 	if !ok {
 		return false
 	}
-	h := p.b.handles[p.slot]
+	h := p.Handle()
 	when, had := object.Expire(s.arena, h)
 	if had {
 		s.beforeChange(d, h)
@@ -370,17 +371,17 @@ func (s *Shard) PersistLocked(db int, key []byte) bool {
 
 // DBSizeLocked is the number of keys of database db in this shard, expired ones not yet
 // removed included (as Redis's DBSIZE).
-func (s *Shard) DBSizeLocked(db int) int64 { return s.db(db).keys.len() }
+func (s *Shard) DBSizeLocked(db int) int64 { return s.db(db).keys.Len() }
 
 // FlushLocked removes every key of database db in this shard, frees their records, the table
 // and the TTL index, and returns how many keys there were.
 func (s *Shard) FlushLocked(db int) int64 {
 	d := s.db(db)
-	n := d.keys.len()
+	n := d.keys.Len()
 	s.touchWatchedFlush(db)
 	s.beforeFlush(d)
 	s.countDirty(n)
-	d.keys.clear(func(h alloc.Handle) { object.Free(s.arena, h) })
+	d.keys.Clear(func(h alloc.Handle) { object.Free(s.arena, h) })
 	d.expires.clear()
 	return n
 }
@@ -389,7 +390,7 @@ func (s *Shard) FlushLocked(db int) int64 {
 // MEMORY STATS calls overhead.hashtable.main and .expires.
 func (s *Shard) OverheadLocked(db int) (table, expires int64) {
 	d := s.db(db)
-	return d.keys.bytes(), d.expires.bytes()
+	return d.keys.Bytes(), d.expires.bytes()
 }
 
 // RehashStepLocked does up to budget rehash steps in each database of the shard that is
@@ -399,7 +400,7 @@ func (s *Shard) OverheadLocked(db int) (table, expires int64) {
 func (s *Shard) RehashStepLocked(budget int) bool {
 	more := false
 	for i := range s.dbs {
-		if s.db(i).keys.rehash(budget) {
+		if s.db(i).keys.Rehash(budget) {
 			more = true
 		}
 	}

@@ -71,7 +71,7 @@ func (k *Keyspace) BeginSnapshotLocked(enc SnapshotEncoder) []SnapshotSizes {
 		for i := range s.dbs {
 			d := s.db(i)
 			sn.dbs[i] = d
-			sizes[i].Keys += d.keys.len()
+			sizes[i].Keys += d.keys.Len()
 			sizes[i].Expires += d.expires.len()
 		}
 		s.snap = sn
@@ -124,7 +124,7 @@ func (s *Shard) SnapshotStepLocked(dst []byte, budget int) (out []byte, records 
 		dst = sn.enc.AppendRecord(dst, s, h)
 	}
 	for steps := 0; sn.db < len(sn.dbs) && records < budget && steps < 4*budget; steps++ {
-		sn.cursor = sn.dbs[sn.db].keys.scan(sn.cursor, visit)
+		sn.cursor = sn.dbs[sn.db].keys.Scan(sn.cursor, visit)
 		if sn.cursor == 0 {
 			sn.db++
 		}
@@ -152,7 +152,7 @@ func (s *Shard) cleanStep(budget int) bool {
 		visited++
 	}
 	for steps := 0; sn.db < len(sn.dbs) && visited < 4*budget && steps < 4*budget; steps++ {
-		sn.cursor = sn.dbs[sn.db].keys.scan(sn.cursor, clear)
+		sn.cursor = sn.dbs[sn.db].keys.Scan(sn.cursor, clear)
 		if sn.cursor == 0 {
 			sn.db++
 		}
@@ -225,7 +225,7 @@ func (s *Shard) beforeFlush(d *database) {
 	if s.snap == nil || s.snap.cleaning {
 		return
 	}
-	d.keys.each(func(h alloc.Handle) { s.beforeChange(d, h) })
+	d.keys.Each(func(h alloc.Handle) { s.beforeChange(d, h) })
 }
 
 // markNew sets the mark of a record entering a table while a snapshot writes: it is not part

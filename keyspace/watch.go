@@ -164,17 +164,17 @@ func (t *watchTable) expiredWhenWatched(w *Watcher, k dbKey) bool {
 // logicallyExpired reports whether key is present in database db with an expire in the past
 // (Redis's keyIsExpired), without deleting it.
 func (s *Shard) logicallyExpired(db int, key []byte) bool {
-	p, ok := s.db(db).keys.find(key, Hash(key))
+	p, ok := s.db(db).keys.Find(key, Hash(key))
 	if !ok {
 		return false
 	}
-	when, has := object.Expire(s.arena, p.b.handles[p.slot])
+	when, has := object.Expire(s.arena, p.Handle())
 	return has && expired(when, s.ks.Now())
 }
 
 // exists reports whether key is present in database db, expired or not (Redis's dictFind).
 func (s *Shard) exists(db int, key []byte) bool {
-	_, ok := s.db(db).keys.find(key, Hash(key))
+	_, ok := s.db(db).keys.Find(key, Hash(key))
 	return ok
 }
 

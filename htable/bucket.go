@@ -1,4 +1,4 @@
-package keyspace
+package htable
 
 import (
 	"math/bits"

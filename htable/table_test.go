@@ -1,38 +1,61 @@
-package keyspace
+package htable
 
 import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"math/bits"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/kvserver/kvserver/alloc"
 )
 
-// Test records: a key stored length-prefixed in an alloc slot, so the table is tested on its
-// own, without object's layout.
+// Test entries are what a hash will keep: a field and its value in one arena allocation,
+// lengths first, so the table is tested on its own, without object's layout.
+//
+//	offset 0  field length (uint16)
+//	       2  value length (uint16)
+//	       4  field, then value
 
-func newTestRecord(a *alloc.Arena, key []byte) alloc.Handle {
-	h := a.Alloc(2 + len(key))
+func entrySize(field, value []byte) int { return 4 + len(field) + len(value) }
+
+func newEntry(a *alloc.Arena, field, value []byte) alloc.Handle {
+	n := entrySize(field, value)
+	h := a.Alloc(n)
 	if h == 0 {
 		panic("out of memory")
 	}
-	b := a.Bytes(h, 2+len(key))
-	binary.LittleEndian.PutUint16(b, uint16(len(key)))
-	copy(b[2:], key)
+	b := a.Bytes(h, n)
+	binary.LittleEndian.PutUint16(b, uint16(len(field)))
+	binary.LittleEndian.PutUint16(b[2:], uint16(len(value)))
+	copy(b[4+copy(b[4:], field):], value)
 	return h
 }
 
-func testKey(a *alloc.Arena, h alloc.Handle) []byte {
-	n := int(binary.LittleEndian.Uint16(a.Bytes(h, 2)))
-	return a.Bytes(h, 2+n)[2:]
+// entryLens reads an entry's field and value lengths.
+func entryLens(a *alloc.Arena, h alloc.Handle) (f, v int) {
+	b := a.Bytes(h, 4)
+	return int(binary.LittleEndian.Uint16(b)), int(binary.LittleEndian.Uint16(b[2:]))
 }
 
-func freeTestRecord(a *alloc.Arena, h alloc.Handle) {
-	a.Free(h, 2+len(testKey(a, h)))
+// entryField is the tables' KeyFunc in these tests.
+func entryField(a *alloc.Arena, h alloc.Handle) []byte {
+	f, _ := entryLens(a, h)
+	return a.Bytes(h, 4+f)[4:]
 }
+
+func entryValue(a *alloc.Arena, h alloc.Handle) []byte {
+	f, v := entryLens(a, h)
+	return a.Bytes(h, 4+f+v)[4+f:]
+}
+
+func freeEntry(a *alloc.Arena, h alloc.Handle) {
+	f, v := entryLens(a, h)
+	a.Free(h, 4+f+v)
+}
+
+// valueOf is the value the harness gives field at its version-th write.
+func valueOf(field []byte, version int) []byte { return fmt.Appendf(nil, "v%d:%s", version, field) }
 
 // testArena makes an arena with a small reservation (tests make many) that is closed after.
 func testArena(t testing.TB) *alloc.Arena {
@@ -43,128 +66,98 @@ func testArena(t testing.TB) *alloc.Arena {
 
 // tableHarness drives a table of test records and keeps a model of it.
 type tableHarness struct {
-	t     testing.TB
-	a     *alloc.Arena
-	tab   *table
-	model map[string]alloc.Handle
-	recs  int64 // bytes of live test records
+	t       testing.TB
+	a       *alloc.Arena
+	tab     *Table
+	model   map[string]alloc.Handle // field → its entry
+	version map[string]int          // field → how many times it was written
+	recs    int64                   // bytes of live entries
 }
 
 func newTableHarness(t testing.TB) *tableHarness {
 	a := testArena(t)
-	return &tableHarness{t: t, a: a, tab: newTable(a, testKey), model: map[string]alloc.Handle{}}
+	return &tableHarness{t: t, a: a, tab: New(a, entryField), model: map[string]alloc.Handle{}, version: map[string]int{}}
 }
 
 func (th *tableHarness) insert(key []byte) {
-	if _, ok := th.tab.find(key, Hash(key)); ok {
+	if _, ok := th.tab.Find(key, Hash(key)); ok {
 		th.t.Fatalf("insert %q: already present", key)
 	}
-	h := newTestRecord(th.a, key)
-	if err := th.tab.insert(Hash(key), h); err != nil {
+	th.version[string(key)]++
+	v := valueOf(key, th.version[string(key)])
+	h := newEntry(th.a, key, v)
+	if err := th.tab.Insert(Hash(key), h); err != nil {
 		th.t.Fatal(err)
 	}
 	th.model[string(key)] = h
-	th.recs += int64(alloc.UsableSize(2 + len(key)))
+	th.recs += int64(alloc.UsableSize(entrySize(key, v)))
 }
 
 func (th *tableHarness) delete(key []byte) bool {
-	p, ok := th.tab.find(key, Hash(key))
+	p, ok := th.tab.Find(key, Hash(key))
 	if _, want := th.model[string(key)]; ok != want {
 		th.t.Fatalf("delete %q: found %v, model %v", key, ok, want)
 	}
 	if !ok {
 		return false
 	}
-	h := p.b.handles[p.slot]
-	th.tab.deleteAt(p)
-	freeTestRecord(th.a, h)
+	h := p.Handle()
+	th.recs -= int64(alloc.UsableSize(entrySize(key, entryValue(th.a, h))))
+	th.tab.DeleteAt(p)
+	freeEntry(th.a, h)
 	delete(th.model, string(key))
-	th.recs -= int64(alloc.UsableSize(2 + len(key)))
 	return true
 }
 
+// replace gives key a new value in a new entry, as HSET will when the value's size changes.
 func (th *tableHarness) replace(key []byte) {
-	p, ok := th.tab.find(key, Hash(key))
+	p, ok := th.tab.Find(key, Hash(key))
 	if !ok {
 		th.t.Fatalf("replace %q: not found", key)
 	}
-	old := p.b.handles[p.slot]
-	h := newTestRecord(th.a, key)
-	th.tab.replaceAt(p, h)
-	freeTestRecord(th.a, old)
+	old := p.Handle()
+	th.version[string(key)]++
+	v := valueOf(key, th.version[string(key)])
+	h := newEntry(th.a, key, v)
+	th.tab.ReplaceAt(p, h)
+	th.recs += int64(alloc.UsableSize(entrySize(key, v))) - int64(alloc.UsableSize(entrySize(key, entryValue(th.a, old))))
+	freeEntry(th.a, old)
 	th.model[string(key)] = h
 }
 
 func (th *tableHarness) lookup(key []byte) {
-	p, ok := th.tab.find(key, Hash(key))
+	p, ok := th.tab.Find(key, Hash(key))
 	want, inModel := th.model[string(key)]
-	if ok != inModel || (ok && p.b.handles[p.slot] != want) {
+	if ok != inModel || (ok && p.Handle() != want) {
 		th.t.Fatalf("lookup %q: found %v, model %v", key, ok, inModel)
+	}
+	if ok && !bytes.Equal(entryValue(th.a, p.Handle()), valueOf(key, th.version[string(key)])) {
+		th.t.Fatalf("lookup %q: value %q", key, entryValue(th.a, p.Handle()))
 	}
 }
 
 // check verifies the table's structure and that it holds exactly the model, and that the
-// arena holds exactly the records and the table.
+// arena holds exactly the entries and the table.
 func (th *tableHarness) check() {
 	th.t.Helper()
-	if err := th.tab.check(); err != nil {
+	if err := th.tab.Check(); err != nil {
 		th.t.Fatal(err)
 	}
-	if n := th.tab.len(); n != int64(len(th.model)) {
+	if n := th.tab.Len(); n != int64(len(th.model)) {
 		th.t.Fatalf("table has %d entries, model %d", n, len(th.model))
 	}
 	for k, h := range th.model {
-		p, ok := th.tab.findMatch(Hash([]byte(k)), func(x alloc.Handle) bool { return x == h })
-		if !ok || p.b.handles[p.slot] != h {
+		p, ok := th.tab.FindMatch(Hash([]byte(k)), func(x alloc.Handle) bool { return x == h })
+		if !ok || p.Handle() != h {
 			th.t.Fatalf("key %q missing", k)
 		}
+		if got, want := entryValue(th.a, h), valueOf([]byte(k), th.version[k]); !bytes.Equal(got, want) {
+			th.t.Fatalf("key %q: value %q, want %q", k, got, want)
+		}
 	}
-	if used, want := th.a.Used(), th.recs+th.tab.bytes(); used != want {
+	if used, want := th.a.Used(), th.recs+th.tab.Bytes(); used != want {
 		th.t.Fatalf("arena uses %d bytes, records and table %d", used, want)
 	}
-}
-
-// check verifies a table's invariants: every entry in the chain its hash selects with its
-// hash's tag, no entry where the slot is not usable, moved buckets empty, counts exact.
-func (t *table) check() error {
-	var entries, children int64
-	for a := range t.ht {
-		arr := &t.ht[a]
-		if a == 1 && !t.moving() {
-			continue
-		}
-		for i := uint64(0); i < arr.size; i++ {
-			if t.moved(a, i) {
-				if arr.segs[i>>segmentShift].h != 0 && (arr.at(i).presence != 0 || arr.at(i).chained != 0) {
-					return fmt.Errorf("bucket %d/%d: not empty below rehashIdx %d", a, i, t.rehashIdx)
-				}
-				continue
-			}
-			for b := arr.at(i); b != nil; b = t.next(b) {
-				if b != arr.at(i) {
-					children++
-				}
-				if b.presence&^b.usable() != 0 {
-					return fmt.Errorf("bucket %d/%d: presence %#x outside usable slots", a, i, b.presence)
-				}
-				for m := b.presence; m != 0; m &= m - 1 {
-					s := bits.TrailingZeros16(m)
-					hash := Hash(t.keyOf(t.arena, b.handles[s]))
-					if hash&arr.mask() != i || tagOf(hash) != b.tags[s] {
-						return fmt.Errorf("bucket %d/%d slot %d: entry of hash %#x", a, i, s, hash)
-					}
-					entries++
-				}
-			}
-		}
-	}
-	if entries != t.len() {
-		return fmt.Errorf("%d entries in buckets, count %d", entries, t.len())
-	}
-	if children != t.children {
-		return fmt.Errorf("%d child buckets, counted %d", children, t.children)
-	}
-	return nil
 }
 
 func key(i int) []byte { return fmt.Appendf(nil, "key:%012d", i) }
@@ -257,7 +250,7 @@ func TestTableModel(t *testing.T) {
 			default:
 				th.lookup(k)
 			}
-			if th.tab.resizing() {
+			if th.tab.Resizing() {
 				resizesSeen++
 			}
 			if step%1000 == 0 {
@@ -282,7 +275,7 @@ func TestTableModel(t *testing.T) {
 func TestTableResizePolicy(t *testing.T) {
 	th := newTableHarness(t)
 	finish := func() {
-		for th.tab.rehash(1 << 20) {
+		for th.tab.Rehash(1 << 20) {
 		}
 	}
 	for i := range 13 {
@@ -333,8 +326,6 @@ func TestBucketsFor(t *testing.T) {
 	}
 }
 
-var _ = bytes.Equal
-
 // TestTableSegments grows a table to two 2 MiB segments (65,536 buckets) and shrinks it back,
 // checking it in the middle of both resizes: the old array's first segment is given back while
 // the rest still holds entries, and lookups, deletes and SCAN step around it.
@@ -344,8 +335,8 @@ func TestTableSegments(t *testing.T) {
 	for i := range n {
 		th.insert(key(i))
 	}
-	for th.tab.resizing() {
-		th.tab.rehash(1000)
+	for th.tab.Resizing() {
+		th.tab.Rehash(1000)
 	}
 	if s := th.tab.ht[0].size; s != 2*segmentBuckets || len(th.tab.ht[0].segs) != 2 {
 		t.Fatalf("%d keys: %d buckets in %d segments", n, s, len(th.tab.ht[0].segs))
@@ -355,18 +346,18 @@ func TestTableSegments(t *testing.T) {
 	for ; i > 100_000; i-- {
 		th.delete(key(i - 1))
 	}
-	if !th.tab.moving() {
+	if !th.tab.Moving() {
 		t.Fatal("no shrink in progress")
 	}
 	sawHalf := false
-	for th.tab.resizing() {
-		if th.tab.moving() && th.tab.rehashIdx > segmentBuckets && th.tab.ht[0].segs[0].h == 0 && !sawHalf {
+	for th.tab.Resizing() {
+		if th.tab.Moving() && th.tab.rehashIdx > segmentBuckets && th.tab.ht[0].segs[0].h == 0 && !sawHalf {
 			sawHalf = true
 			th.check() // first segment freed, second still in use
 			var cursor uint64
 			seen := 0
 			for {
-				cursor = th.tab.scan(cursor, func(alloc.Handle) { seen++ })
+				cursor = th.tab.Scan(cursor, func(alloc.Handle) { seen++ })
 				if cursor == 0 {
 					break
 				}

@@ -1,4 +1,4 @@
-package keyspace
+package htable
 
 import (
 	"math/bits"
@@ -50,11 +50,11 @@ func bucketsFor(n uint64, p uint64) uint64 {
 // resizeIfNeeded applies the resize policy after an insert or a delete: grow past
 // maxFillPercent, shrink under shrinkFillPercent, give the array back when empty. During a
 // resize it only guards the hard limit.
-func (t *table) resizeIfNeeded() {
+func (t *Table) resizeIfNeeded() {
 	n := uint64(t.count.Load())
-	if t.resizing() {
+	if t.Resizing() {
 		into := &t.ht[0]
-		if t.moving() {
+		if t.Moving() {
 			into = &t.ht[1]
 		}
 		if overFull(n, into.size, hardFillPercent) {
@@ -67,7 +67,7 @@ func (t *table) resizeIfNeeded() {
 	case size == 0:
 	case n == 0 && t.floor == 0:
 		if invariantsOn && t.children != 0 {
-			panic("keyspace: an empty table still has child buckets")
+			panic("htable: an empty table still has child buckets")
 		}
 		t.freeArray(&t.ht[0])
 	case overFull(n, size, maxFillPercent):
@@ -83,7 +83,7 @@ func (t *table) resizeIfNeeded() {
 
 // startResize allocates the next array and takes the first step (which clears all of a small
 // array). Without memory for it the table stays as it is: chains absorb what comes.
-func (t *table) startResize(size uint64) {
+func (t *Table) startResize(size uint64) {
 	arr, ok := t.newArray(size)
 	if !ok {
 		return
@@ -96,8 +96,8 @@ func (t *table) startResize(size uint64) {
 // rehashStep does one bounded unit of resize work: clear rehashZeroBuckets buckets of the new
 // array, or move one chain of the old one (passing at most rehashEmptyVisits empty buckets).
 // It reports whether it made progress (false only when out of memory for a child bucket).
-func (t *table) rehashStep() bool {
-	if !t.resizing() {
+func (t *Table) rehashStep() bool {
+	if !t.Resizing() {
 		return true
 	}
 	if t.zeroed < t.ht[1].size {
@@ -132,7 +132,7 @@ func (t *table) rehashStep() bool {
 
 // rehashPassed advances rehashIdx past a moved bucket, freeing the segment of ht[0] it
 // finished.
-func (t *table) rehashPassed() {
+func (t *Table) rehashPassed() {
 	t.rehashIdx++
 	if t.rehashIdx&segmentMask == 0 {
 		t.freeSegment(&t.ht[0], int(t.rehashIdx>>segmentShift)-1)
@@ -142,7 +142,7 @@ func (t *table) rehashPassed() {
 // moveChain moves every entry of the chain at head from ht[0] to ht[1], reading each key to
 // hash it again (the tag holds only 8 bits of the hash), and frees the chain's children. Out of
 // memory for a child in ht[1] it stops, keeps what is left (compacted) and reports false.
-func (t *table) moveChain(head *bucket) bool {
+func (t *Table) moveChain(head *bucket) bool {
 	for b := head; b != nil; b = t.next(b) {
 		for m := b.presence; m != 0; m &= m - 1 {
 			i := bits.TrailingZeros16(m)
@@ -164,33 +164,33 @@ func (t *table) moveChain(head *bucket) bool {
 }
 
 // finishResize completes a resize at once (the hard limit).
-func (t *table) finishResize() {
-	for t.resizing() && t.rehashStep() {
+func (t *Table) finishResize() {
+	for t.Resizing() && t.rehashStep() {
 	}
 }
 
-// rehash does up to budget rehash steps — the cron's way to finish the resize of a table that
+// Rehash does up to budget rehash steps — the cron's way to finish the resize of a table that
 // no longer receives commands — and then applies the resize policy, so an idle table that
 // emptied gives its array back. It reports whether a resize is still in progress.
-func (t *table) rehash(budget int) bool {
-	for ; budget > 0 && t.resizing(); budget-- {
+func (t *Table) Rehash(budget int) bool {
+	for ; budget > 0 && t.Resizing(); budget-- {
 		if !t.rehashStep() {
 			break
 		}
 	}
-	if !t.resizing() {
+	if !t.Resizing() {
 		t.resizeIfNeeded()
 	}
-	return t.resizing()
+	return t.Resizing()
 }
 
-// expandForLoad gives an empty table that is not resizing an array sized for n entries at
+// ExpandForLoad gives an empty table that is not resizing an array sized for n entries at
 // most maxFillPercent full, cleared at once, and keeps a shrink from undoing it until
-// endLoad: loading a snapshot (RDB's RESIZEDB hint, Redis's dictExpand) then never resizes,
+// EndLoad: loading a snapshot (RDB's RESIZEDB hint, Redis's dictExpand) then never resizes,
 // where growing by doublings would move every entry about twice. Without memory for it the
 // table stays as it is.
-func (t *table) expandForLoad(n uint64) {
-	if t.count.Load() != 0 || t.resizing() || n == 0 {
+func (t *Table) ExpandForLoad(n uint64) {
+	if t.count.Load() != 0 || t.Resizing() || n == 0 {
 		return
 	}
 	size := bucketsFor(n, maxFillPercent)
@@ -209,5 +209,5 @@ func (t *table) expandForLoad(n uint64) {
 	t.floor = size
 }
 
-// endLoad lets the resize policy shrink the table again.
-func (t *table) endLoad() { t.floor = 0 }
+// EndLoad lets the resize policy shrink the table again.
+func (t *Table) EndLoad() { t.floor = 0 }

@@ -1,7 +1,8 @@
-package keyspace
+package htable
 
 import (
 	"bytes"
+	"errors"
 	"math/bits"
 	"sync/atomic"
 	"unsafe"
@@ -9,12 +10,17 @@ import (
 	"github.com/kvserver/kvserver/alloc"
 )
 
-// keyFunc reads the key of the record h from the arena (object.Key in the keyspace, a test
-// record in the table's own tests). The view is used at once and never kept.
-type keyFunc func(a *alloc.Arena, h alloc.Handle) []byte
+// KeyFunc reads the key of the entry h from the arena: the key of a record in the keyspace, a
+// field of a field+value entry in a hash, a member in a set. The view is used at once and never
+// kept. It is a func value, not a type parameter: an indirect call either way (Go stencils by GC
+// shape, and a method of a type parameter is called through the dictionary), and measured equal.
+type KeyFunc func(a *alloc.Arena, h alloc.Handle) []byte
 
-// table is the hash table of one database in one shard (Redis's dict, Valkey's hashtable): a
-// power-of-two array of buckets of record handles, all of it in the shard's arena.
+// ErrOOM is Insert's only error: the arena had no memory for a child bucket or an array.
+var ErrOOM = errors.New("htable: out of memory")
+
+// Table is one hash table (Redis's dict, Valkey's hashtable): a power-of-two array of buckets of
+// entry handles, all of it in its owner's arena.
 //
 // While it resizes (resize.go) the table has two arrays: ht[0] the current one and ht[1] the
 // next. ht[1] is first cleared a page at a time (the zeroing phase: ht[1] holds nothing yet and
@@ -23,93 +29,99 @@ type keyFunc func(a *alloc.Arena, h alloc.Handle) []byte
 // new entries go to ht[1], lookups look in both). Every lookup, insert and delete does one
 // bounded rehash step (resize.go).
 //
-// A table belongs to its shard: every method requires the shard's lock, except reading count.
-type table struct {
+// A table belongs to its owner (a keyspace shard): every method requires the owner's lock,
+// except Len.
+type Table struct {
 	arena *alloc.Arena
-	keyOf keyFunc
+	keyOf KeyFunc
 
 	ht        [2]bucketArray
 	rehashIdx uint64 // moving phase: the next bucket of ht[0] to move
 	zeroed    uint64 // buckets of ht[1] cleared so far; the moving phase starts when all are
 	children  int64  // child buckets allocated (each a 64-byte slab slot)
-	floor     uint64 // while a snapshot loads: the array size a shrink keeps (expandForLoad)
+	floor     uint64 // while a snapshot loads: the array size a shrink keeps (ExpandForLoad)
 
-	// count is the number of entries. Written under the shard's lock; read by anyone (DBSIZE
+	// count is the number of entries. Written under the owner's lock; read by anyone (DBSIZE
 	// and INFO read it without the lock).
 	count atomic.Int64
 }
 
-// position is where an entry sits. It is valid until the table is next changed.
-type position struct {
+// Position is where an entry sits. It is valid until the table is next changed.
+type Position struct {
 	head *bucket // first bucket of the entry's chain
 	b    *bucket // the bucket holding the entry
 	slot int
 }
 
-func newTable(a *alloc.Arena, keyOf keyFunc) *table { return &table{arena: a, keyOf: keyOf} }
+// Handle is the entry at p.
+func (p Position) Handle() alloc.Handle { return p.b.handles[p.slot] }
 
-// len is the number of entries.
-func (t *table) len() int64 { return t.count.Load() }
+// New makes an empty table in arena a whose entries' keys keyOf reads. It holds no arena
+// memory until the first Insert.
+func New(a *alloc.Arena, keyOf KeyFunc) *Table { return &Table{arena: a, keyOf: keyOf} }
 
-// resizing reports whether a second array exists (zeroing or moving phase).
-func (t *table) resizing() bool { return t.ht[1].size != 0 }
+// Len is the number of entries.
+func (t *Table) Len() int64 { return t.count.Load() }
 
-// moving reports whether entries are moving from ht[0] to ht[1].
-func (t *table) moving() bool { return t.ht[1].size != 0 && t.zeroed == t.ht[1].size }
+// Resizing reports whether a second array exists (zeroing or moving phase).
+func (t *Table) Resizing() bool { return t.ht[1].size != 0 }
+
+// Moving reports whether entries are moving from ht[0] to ht[1].
+func (t *Table) Moving() bool { return t.ht[1].size != 0 && t.zeroed == t.ht[1].size }
 
 // bucketAt returns the child bucket h.
-func (t *table) bucketAt(h alloc.Handle) *bucket {
+func (t *Table) bucketAt(h alloc.Handle) *bucket {
 	return (*bucket)(unsafe.Pointer(unsafe.SliceData(t.arena.Bytes(h, bucketSize))))
 }
 
 // next returns the bucket after b in its chain, nil at the end.
-func (t *table) next(b *bucket) *bucket {
+func (t *Table) next(b *bucket) *bucket {
 	if b.chained == 0 {
 		return nil
 	}
 	return t.bucketAt(b.handles[childSlot])
 }
 
-// find returns the position of key (whose hash is hash). It does one rehash step first.
-func (t *table) find(key []byte, hash uint64) (position, bool) {
-	if t.resizing() {
+// Find returns the Position of key (whose hash is hash). It does one rehash step first.
+func (t *Table) Find(key []byte, hash uint64) (Position, bool) {
+	if t.Resizing() {
 		t.rehashStep()
 	}
-	tag := tagOf(hash)
+	tag := Tag(hash)
 	if t.ht[0].size != 0 {
-		if i := hash & t.ht[0].mask(); !t.moving() || i >= t.rehashIdx {
+		if i := hash & t.ht[0].mask(); !t.Moving() || i >= t.rehashIdx {
 			if p, ok := t.findInChain(t.ht[0].at(i), tag, key); ok {
 				return p, true
 			}
 		}
 	}
-	if t.moving() {
+	if t.Moving() {
 		return t.findInChain(t.ht[1].at(hash&t.ht[1].mask()), tag, key)
 	}
-	return position{}, false
+	return Position{}, false
 }
 
 // findInChain looks for key in the chain starting at head: tags first, key bytes where they
 // match.
-func (t *table) findInChain(head *bucket, tag uint8, key []byte) (position, bool) {
+func (t *Table) findInChain(head *bucket, tag uint8, key []byte) (Position, bool) {
 	for b := head; b != nil; b = t.next(b) {
 		for m := b.presence; m != 0; m &= m - 1 {
 			i := bits.TrailingZeros16(m)
 			if b.tags[i] == tag && bytes.Equal(t.keyOf(t.arena, b.handles[i]), key) {
-				return position{head, b, i}, true
+				return Position{head, b, i}, true
 			}
 		}
 	}
-	return position{}, false
+	return Position{}, false
 }
 
-// findMatch returns the position of the first entry in hash's chains (both arrays while
+// FindMatch returns the Position of the first entry in hash's chains (both arrays while
 // moving) whose tag matches and for which match is true. It does no rehash step.
-func (t *table) findMatch(hash uint64, match func(h alloc.Handle) bool) (position, bool) {
-	tag := tagOf(hash)
+func (t *Table) FindMatch(hash uint64, match func(h alloc.Handle) bool) (Position, bool) {
+	tag := Tag(hash)
 	for a := range t.ht {
 		arr := &t.ht[a]
-		if arr.size == 0 || (a == 1 && !t.moving()) {
+		if arr.size == 0 || (a == 1 && !t.Moving()) {
 			continue
 		}
 		i := hash & arr.mask()
@@ -120,19 +132,19 @@ func (t *table) findMatch(hash uint64, match func(h alloc.Handle) bool) (positio
 		for b := head; b != nil; b = t.next(b) {
 			for m := b.presence; m != 0; m &= m - 1 {
 				if i := bits.TrailingZeros16(m); b.tags[i] == tag && match(b.handles[i]) {
-					return position{head, b, i}, true
+					return Position{head, b, i}, true
 				}
 			}
 		}
 	}
-	return position{}, false
+	return Position{}, false
 }
 
-// insert adds the entry h of hash hash, whose key must not be in the table (callers find
+// Insert adds the entry h of hash hash, whose key must not be in the table (callers find
 // first). It does one rehash step, and may start a resize. The only error is ErrOOM (no memory
 // for a child bucket).
-func (t *table) insert(hash uint64, h alloc.Handle) error {
-	if t.resizing() {
+func (t *Table) Insert(hash uint64, h alloc.Handle) error {
+	if t.Resizing() {
 		t.rehashStep()
 	}
 	if t.ht[0].size == 0 {
@@ -144,7 +156,7 @@ func (t *table) insert(hash uint64, h alloc.Handle) error {
 		t.ht[0] = arr
 	}
 	arr := &t.ht[0]
-	if t.moving() {
+	if t.Moving() {
 		arr = &t.ht[1]
 	}
 	if err := t.insertInto(arr, hash, h); err != nil {
@@ -157,8 +169,8 @@ func (t *table) insert(hash uint64, h alloc.Handle) error {
 
 // insertInto puts an entry in the first free slot of its chain in arr, chaining a new bucket
 // when the chain is full.
-func (t *table) insertInto(arr *bucketArray, hash uint64, h alloc.Handle) error {
-	tag := tagOf(hash)
+func (t *Table) insertInto(arr *bucketArray, hash uint64, h alloc.Handle) error {
+	tag := Tag(hash)
 	b := arr.at(hash & arr.mask())
 	for {
 		if free := b.freeSlots(); free != 0 {
@@ -185,12 +197,12 @@ func (t *table) insertInto(arr *bucketArray, hash uint64, h alloc.Handle) error 
 	}
 }
 
-// replaceAt makes the entry at p name record h (the same key: its hash and tag are unchanged).
-func (t *table) replaceAt(p position, h alloc.Handle) { p.b.handles[p.slot] = h }
+// ReplaceAt makes the entry at p name record h (the same key: its hash and tag are unchanged).
+func (t *Table) ReplaceAt(p Position, h alloc.Handle) { p.b.handles[p.slot] = h }
 
-// deleteAt removes the entry at p (from a find just before), compacts its chain and may start
+// DeleteAt removes the entry at p (from a find just before), compacts its chain and may start
 // a shrink.
-func (t *table) deleteAt(p position) {
+func (t *Table) DeleteAt(p Position) {
 	p.b.presence &^= 1 << p.slot
 	t.compactChain(p.head)
 	t.count.Store(t.count.Load() - 1)
@@ -200,7 +212,7 @@ func (t *table) deleteAt(p position) {
 // compactChain moves entries from the last bucket of a chain into holes of the buckets before
 // it, and frees the last bucket when it empties, as long as that shortens the chain. Entries
 // stay in their chain, so a SCAN in progress is not affected.
-func (t *table) compactChain(head *bucket) {
+func (t *Table) compactChain(head *bucket) {
 	for head.chained != 0 {
 		parent, last := head, t.next(head)
 		holes := bits.OnesCount16(head.freeSlots())
@@ -236,13 +248,13 @@ func (t *table) compactChain(head *bucket) {
 }
 
 // freeBucket frees a child bucket.
-func (t *table) freeBucket(h alloc.Handle) {
+func (t *Table) freeBucket(h alloc.Handle) {
 	t.arena.Free(h, bucketSize)
 	t.children--
 }
 
 // newArray allocates an array of size buckets (contents undefined).
-func (t *table) newArray(size uint64) (bucketArray, bool) {
+func (t *Table) newArray(size uint64) (bucketArray, bool) {
 	arr := bucketArray{size: size, segs: make([]segment, max(size>>segmentShift, 1))}
 	n := arr.segmentBytes()
 	for j := range arr.segs {
@@ -257,7 +269,7 @@ func (t *table) newArray(size uint64) (bucketArray, bool) {
 }
 
 // freeSegment frees segment j of arr.
-func (t *table) freeSegment(arr *bucketArray, j int) {
+func (t *Table) freeSegment(arr *bucketArray, j int) {
 	if arr.segs[j].h != 0 {
 		t.arena.Free(arr.segs[j].h, arr.segmentBytes())
 		arr.segs[j] = segment{}
@@ -265,7 +277,7 @@ func (t *table) freeSegment(arr *bucketArray, j int) {
 }
 
 // freeArray frees what is left of an array and forgets it.
-func (t *table) freeArray(arr *bucketArray) {
+func (t *Table) freeArray(arr *bucketArray) {
 	for j := range arr.segs {
 		t.freeSegment(arr, j)
 	}
@@ -274,14 +286,14 @@ func (t *table) freeArray(arr *bucketArray) {
 
 // moved reports whether bucket i of ht[a] has been moved by the resize in progress: it is
 // empty, and its segment may be freed already.
-func (t *table) moved(a int, i uint64) bool { return a == 0 && t.moving() && i < t.rehashIdx }
+func (t *Table) moved(a int, i uint64) bool { return a == 0 && t.Moving() && i < t.rehashIdx }
 
-// clear calls fn for every entry, then frees every bucket: the table is empty and holds no
+// Clear calls fn for every entry, then frees every bucket: the table is empty and holds no
 // memory afterwards. fn must not use the table.
-func (t *table) clear(fn func(h alloc.Handle)) {
+func (t *Table) Clear(fn func(h alloc.Handle)) {
 	for a := range t.ht {
 		arr := &t.ht[a]
-		if a == 1 && !t.moving() {
+		if a == 1 && !t.Moving() {
 			t.freeArray(arr) // being cleared: holds no entries, maybe garbage
 			continue
 		}
@@ -310,8 +322,8 @@ func (t *table) clear(fn func(h alloc.Handle)) {
 	t.count.Store(0)
 }
 
-// bytes is the memory the table holds in its arena: its arrays and child buckets.
-func (t *table) bytes() int64 {
+// Bytes is the memory the table holds in its arena: its arrays and child buckets.
+func (t *Table) Bytes() int64 {
 	n := t.children * bucketSize
 	for a := range t.ht {
 		for _, seg := range t.ht[a].segs {

@@ -1,0 +1,5 @@
+//go:build !race
+
+package htable
+
+const raceEnabled = false
