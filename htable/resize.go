@@ -122,8 +122,7 @@ func (t *Table) rehashStep() bool {
 	}
 	if t.hdr.rehashIdx == old.size {
 		t.freeArray(0)
-		t.hdr.ht[0], t.hdr.ht[1] = t.hdr.ht[1], bucketArray{}
-		t.base[0], t.base[1] = t.base[1], nil
+		t.swapArrays()
 		t.hdr.rehashIdx, t.hdr.zeroed = 0, 0
 	}
 	return true
@@ -204,8 +203,7 @@ func (t *Table) ExpandForLoad(n uint64) {
 		clear(unsafe.Slice((*byte)(unsafe.Pointer(t.at(1, j))), t.hdr.ht[1].segmentBytes()))
 	}
 	t.freeArray(0)
-	t.hdr.ht[0], t.hdr.ht[1] = t.hdr.ht[1], bucketArray{}
-	t.base[0], t.base[1] = t.base[1], nil
+	t.swapArrays()
 	t.hdr.floor = uint32(size)
 }
 

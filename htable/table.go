@@ -36,6 +36,7 @@ type Table struct {
 	keyOf KeyFunc
 	hdr   *header           // beside the Table (New), or the allocation root in the arena (Open)
 	base  [2]unsafe.Pointer // address of hdr.ht[a].h (its only segment, or its directory)
+	seg0  [2]unsafe.Pointer // address of segment 0 of ht[a] (base, or the directory's first)
 	root  alloc.Handle      // the header's allocation when the table is rooted in the arena
 }
 
@@ -91,16 +92,22 @@ func (t *Table) Resizing() bool { return t.hdr.ht[1].size != 0 }
 // Moving reports whether entries are moving from ht[0] to ht[1].
 func (t *Table) Moving() bool { return t.hdr.ht[1].size != 0 && t.hdr.zeroed == t.hdr.ht[1].size }
 
-// at returns bucket i of ht[a]: an add in an array of one segment, a load of the segment's
-// handle from the directory first in a bigger one.
+// at returns bucket i of ht[a]: an add in segment 0 (all of an array of one segment), a load
+// of the segment's handle from the directory first past it.
 func (t *Table) at(a int, i uint64) *bucket {
-	base := t.base[a]
-	if t.hdr.ht[a].directory() {
-		h := *(*alloc.Handle)(unsafe.Add(base, (i>>segmentShift)*4))
-		base = unsafe.Pointer(unsafe.SliceData(t.arena.Bytes(h, segmentBuckets*bucketSize)))
-		i &= segmentMask
+	if i < segmentBuckets {
+		return (*bucket)(unsafe.Add(t.seg0[a], uintptr(i)*bucketSize))
 	}
-	return (*bucket)(unsafe.Add(base, uintptr(i)*bucketSize))
+	h := *(*alloc.Handle)(unsafe.Add(t.base[a], (i>>segmentShift)*4))
+	base := unsafe.Pointer(unsafe.SliceData(t.arena.Bytes(h, segmentBuckets*bucketSize)))
+	return (*bucket)(unsafe.Add(base, uintptr(i&segmentMask)*bucketSize))
+}
+
+// swapArrays makes ht[1] ht[0] and leaves ht[1] without an array.
+func (t *Table) swapArrays() {
+	t.hdr.ht[0], t.hdr.ht[1] = t.hdr.ht[1], bucketArray{}
+	t.base[0], t.base[1] = t.base[1], nil
+	t.seg0[0], t.seg0[1] = t.seg0[1], nil
 }
 
 // segment is the handle of segment j of ht[a], 0 if it was freed.
@@ -318,19 +325,25 @@ func (t *Table) newArray(a int, size uint64) bool {
 			return false
 		}
 	}
+	t.seg0[a] = unsafe.Pointer(unsafe.SliceData(t.arena.Bytes(dir[0], arr.segmentBytes())))
 	return true
 }
 
-// setArray makes arr ht[a] and computes its address.
+// setArray makes arr ht[a] and computes its addresses.
 func (t *Table) setArray(a int, arr bucketArray) {
 	t.hdr.ht[a] = arr
-	t.base[a] = nil
-	if arr.h != 0 {
-		n := arr.segmentBytes()
-		if arr.directory() {
-			n = arr.directoryBytes()
-		}
-		t.base[a] = unsafe.Pointer(unsafe.SliceData(t.arena.Bytes(arr.h, n)))
+	t.base[a], t.seg0[a] = nil, nil
+	if arr.h == 0 {
+		return
+	}
+	if !arr.directory() {
+		t.base[a] = unsafe.Pointer(unsafe.SliceData(t.arena.Bytes(arr.h, arr.segmentBytes())))
+		t.seg0[a] = t.base[a]
+		return
+	}
+	t.base[a] = unsafe.Pointer(unsafe.SliceData(t.arena.Bytes(arr.h, arr.directoryBytes())))
+	if h := *(*alloc.Handle)(t.base[a]); h != 0 {
+		t.seg0[a] = unsafe.Pointer(unsafe.SliceData(t.arena.Bytes(h, arr.segmentBytes())))
 	}
 }
 
@@ -341,7 +354,7 @@ func (t *Table) freeSegment(a, j int) {
 	if !arr.directory() {
 		if arr.h != 0 {
 			t.arena.Free(arr.h, arr.segmentBytes())
-			arr.h, t.base[a] = 0, nil
+			arr.h, t.base[a], t.seg0[a] = 0, nil, nil
 		}
 		return
 	}
@@ -349,6 +362,9 @@ func (t *Table) freeSegment(a, j int) {
 	if *slot != 0 {
 		t.arena.Free(*slot, arr.segmentBytes())
 		*slot = 0
+		if j == 0 {
+			t.seg0[a] = nil
+		}
 	}
 }
 
