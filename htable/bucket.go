@@ -80,15 +80,15 @@ func (b *bucket) child() alloc.Handle {
 // segmentBuckets buckets: each a single allocation of the shard's arena (a slab slot up to
 // 32 KiB, a page run above). A segment is given back as soon as a resize has moved all of its
 // buckets, so no single operation frees more than one segment.
+//
+// It is part of a table's header, so it holds no pointer: h is the array's only segment while
+// it has at most segmentBuckets buckets, else a directory, one allocation of its segments'
+// handles (a freed segment's is 0). The Table view keeps the address of h (base), the one
+// value a header cannot store.
 type bucketArray struct {
-	size uint64    // number of buckets; 0 when there is no array
-	segs []segment // ⌈size / segmentBuckets⌉ segments; a freed one has h == 0
-}
-
-// segment is one allocation of an array.
-type segment struct {
-	h    alloc.Handle
-	base unsafe.Pointer // address of its first bucket; a segment is never reallocated, so it never moves
+	size uint64       // number of buckets; 0 when there is no array
+	h    alloc.Handle // the only segment, or the directory; 0 when freed
+	_    uint32
 }
 
 const (
@@ -105,10 +105,14 @@ var _ [alloc.MaxRunSize - segmentBuckets*bucketSize]byte // a segment is one pag
 // mask selects a bucket index from a hash.
 func (ba *bucketArray) mask() uint64 { return ba.size - 1 }
 
-// at returns bucket i.
-func (ba *bucketArray) at(i uint64) *bucket {
-	return (*bucket)(unsafe.Add(ba.segs[i>>segmentShift].base, uintptr(i&segmentMask)*bucketSize))
-}
+// segments is the number of segments of the array.
+func (ba *bucketArray) segments() int { return int(max(ba.size>>segmentShift, 1)) }
+
+// directory reports whether the array's segments are reached through a directory.
+func (ba *bucketArray) directory() bool { return ba.size > segmentBuckets }
+
+// directoryBytes is the allocation size of the array's directory.
+func (ba *bucketArray) directoryBytes() int { return ba.segments() * 4 }
 
 // segmentBytes is the allocation size of each of the array's segments.
 func (ba *bucketArray) segmentBytes() int { return int(min(ba.size, segmentBuckets)) * bucketSize }

@@ -10,20 +10,20 @@ import (
 // every entry: for tests.
 func (t *Table) Check() error {
 	var entries, children int64
-	for a := range t.ht {
-		arr := &t.ht[a]
+	for a := range t.hdr.ht {
+		arr := &t.hdr.ht[a]
 		if a == 1 && !t.Moving() {
 			continue
 		}
 		for i := uint64(0); i < arr.size; i++ {
 			if t.moved(a, i) {
-				if arr.segs[i>>segmentShift].h != 0 && (arr.at(i).presence != 0 || arr.at(i).chained != 0) {
-					return fmt.Errorf("bucket %d/%d: not empty below rehashIdx %d", a, i, t.rehashIdx)
+				if t.segment(a, int(i>>segmentShift)) != 0 && (t.at(a, i).presence != 0 || t.at(a, i).chained != 0) {
+					return fmt.Errorf("bucket %d/%d: not empty below rehashIdx %d", a, i, t.hdr.rehashIdx)
 				}
 				continue
 			}
-			for b := arr.at(i); b != nil; b = t.next(b) {
-				if b != arr.at(i) {
+			for b := t.at(a, i); b != nil; b = t.next(b) {
+				if b != t.at(a, i) {
 					children++
 				}
 				if b.presence&^b.usable() != 0 {
@@ -43,8 +43,8 @@ func (t *Table) Check() error {
 	if entries != t.Len() {
 		return fmt.Errorf("%d entries in buckets, count %d", entries, t.Len())
 	}
-	if children != t.children {
-		return fmt.Errorf("%d child buckets, counted %d", children, t.children)
+	if children != int64(t.hdr.children) {
+		return fmt.Errorf("%d child buckets, counted %d", children, t.hdr.children)
 	}
 	return nil
 }

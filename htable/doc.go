@@ -34,18 +34,23 @@
 // that point of the doubling cycle); 8-byte size classes below 128 bytes reach both targets
 // at any fill (24 + 8.8 and 56 + 8.8).
 //
-// The Table value itself is a Go struct of about 100 bytes plus one Go slice of segment
-// descriptors per array: one per keyspace database per shard, which the Go heap affords. A hash
-// or set that outgrows its listpack must cost the Go heap nothing, so its root is to live in the
-// arena too. The plan (not built yet): each array keeps, instead of the Go slice, one handle —
-// its only segment while it has at most 32,768 buckets (every table of up to 432,000 entries),
-// else a directory allocation of segment handles — and the address of segment 0, the one
-// non-storable field, recomputed from its handle (Arena.Bytes: an add for a slab or page-run
-// handle). Every other field is a plain number, so the table's state is a fixed header of
-// about 64 bytes: a hash or set allocates it in the arena and keeps its 32-bit handle in the
-// key's record, and a command builds a Table on its stack from (arena, KeyFunc, header), works
-// on it, and writes the header back; the keyspace keeps its Tables as they are. An index past
-// segment 0 then costs one more load (the directory, hot in cache) than today.
+// A table's whole state is a pointer-free 64-byte header (root.go, table.go): per array its
+// size and one handle — its only segment while it has at most 32,768 buckets (every table of up
+// to 432,000 entries), else a directory allocation of its segments' handles (4 bytes each: 16
+// bytes at 1,000,000 entries) — the resize's progress, counts. A Table is a view of a header:
+// the header's address, the arena, the KeyFunc and the address of each array's handle (the one
+// value a header cannot store, recomputed when the view is made: Arena.Bytes, an add for a slab
+// or page-run handle). An index past segment 0 costs one more load (the directory, hot in
+// cache). The two forms share every line of code:
+//
+//   - New keeps the header beside the Table on the Go heap (one allocation of about 120 bytes):
+//     the keyspace's tables, one per database per shard.
+//   - Create puts the header in a 64-byte allocation of the arena and returns its handle, the
+//     root a hash's or set's record holds; it never moves. Open makes a view of it on the
+//     caller's stack (no Go allocation: TestRootedNoGoAllocs) for one command; the view writes
+//     through to the header, so there is nothing to write back. Destroy frees the whole table.
+//     Header and directory cost 64 bytes up to 432,000 entries, 80 at 1,000,000
+//     (TestRootedHeaderBytes); Bytes includes them, for MEMORY USAGE.
 //
 // # Locks
 //

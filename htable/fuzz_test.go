@@ -27,7 +27,15 @@ func FuzzTable(f *testing.F) {
 		if len(prog) > 8<<10 {
 			prog = prog[:8<<10] // 4,096 operations: enough for every resize phase, fast enough to fuzz
 		}
-		th := newTableHarness(t)
+		fuzzTable(t, newTableHarness(t), prog)
+		fuzzTable(t, newRootedHarness(t), prog)
+	})
+}
+
+// fuzzTable runs prog on th's table: a table made by New, or one rooted in the arena, which
+// every harness operation opens a new view of.
+func fuzzTable(t *testing.T, th *tableHarness, prog []byte) {
+	{
 		field := func(b byte, hi int) []byte { return key(int(b) + 256*hi) }
 		var cursor uint64
 		seen := map[string]bool{}
@@ -84,9 +92,13 @@ func FuzzTable(f *testing.F) {
 			}
 		}
 		th.check()
-		th.tab.Clear(func(h alloc.Handle) { freeEntry(th.a, h) })
-		if used := th.a.Used(); used != 0 {
-			t.Fatalf("after Clear the arena uses %d bytes", used)
+		if th.root != 0 {
+			th.tab.Destroy(func(h alloc.Handle) { freeEntry(th.a, h) })
+		} else {
+			th.tab.Clear(func(h alloc.Handle) { freeEntry(th.a, h) })
 		}
-	})
+		if used := th.a.Used(); used != 0 {
+			t.Fatalf("after Clear (or Destroy) the arena uses %d bytes", used)
+		}
+	}
 }

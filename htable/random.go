@@ -23,19 +23,19 @@ func (t *Table) Random() (alloc.Handle, bool) {
 		t.rehashStep()
 	}
 	var lo, n0, n uint64 // buckets [lo, lo+n0) of ht[0], then all of ht[1] while moving
-	lo, n0 = 0, t.ht[0].size
+	lo, n0 = 0, t.hdr.ht[0].size
 	if t.Moving() {
-		lo, n0 = t.rehashIdx, t.ht[0].size-t.rehashIdx
+		lo, n0 = t.hdr.rehashIdx, t.hdr.ht[0].size-t.hdr.rehashIdx
 	}
 	n = n0
 	if t.Moving() {
-		n += t.ht[1].size
+		n += t.hdr.ht[1].size
 	}
 	at := func(r uint64) *bucket {
 		if r < n0 {
-			return t.ht[0].at(lo + r)
+			return t.at(0, lo+r)
 		}
-		return t.ht[1].at(r - n0)
+		return t.at(1, r-n0)
 	}
 	var r uint64
 	for try := 0; ; try++ {

@@ -51,32 +51,32 @@ func bucketsFor(n uint64, p uint64) uint64 {
 // maxFillPercent, shrink under shrinkFillPercent, give the array back when empty. During a
 // resize it only guards the hard limit.
 func (t *Table) resizeIfNeeded() {
-	n := uint64(t.count.Load())
+	n := uint64(t.hdr.count.Load())
 	if t.Resizing() {
-		into := &t.ht[0]
+		into := &t.hdr.ht[0]
 		if t.Moving() {
-			into = &t.ht[1]
+			into = &t.hdr.ht[1]
 		}
 		if overFull(n, into.size, hardFillPercent) {
 			t.finishResize()
 		}
 		return
 	}
-	size := t.ht[0].size
+	size := t.hdr.ht[0].size
 	switch {
 	case size == 0:
-	case n == 0 && t.floor == 0:
-		if invariantsOn && t.children != 0 {
+	case n == 0 && t.hdr.floor == 0:
+		if invariantsOn && t.hdr.children != 0 {
 			panic("htable: an empty table still has child buckets")
 		}
-		t.freeArray(&t.ht[0])
+		t.freeArray(0)
 	case overFull(n, size, maxFillPercent):
 		grown := size * 2
 		for overFull(n, grown, maxFillPercent) {
 			grown *= 2
 		}
 		t.startResize(grown)
-	case size > max(1, t.floor) && n*100*shrinkDivisor < size*bucketSlots*maxFillPercent:
+	case size > max(1, uint64(t.hdr.floor)) && n*100*shrinkDivisor < size*bucketSlots*maxFillPercent:
 		t.startResize(bucketsFor(n, resizedFillPercent))
 	}
 }
@@ -84,12 +84,10 @@ func (t *Table) resizeIfNeeded() {
 // startResize allocates the next array and takes the first step (which clears all of a small
 // array). Without memory for it the table stays as it is: chains absorb what comes.
 func (t *Table) startResize(size uint64) {
-	arr, ok := t.newArray(size)
-	if !ok {
+	if !t.newArray(1, size) {
 		return
 	}
-	t.ht[1] = arr
-	t.zeroed, t.rehashIdx = 0, 0
+	t.hdr.zeroed, t.hdr.rehashIdx = 0, 0
 	t.rehashStep()
 }
 
@@ -100,15 +98,15 @@ func (t *Table) rehashStep() bool {
 	if !t.Resizing() {
 		return true
 	}
-	if t.zeroed < t.ht[1].size {
-		n := min(rehashZeroBuckets, t.ht[1].size-t.zeroed)
-		clear(unsafe.Slice((*byte)(unsafe.Pointer(t.ht[1].at(t.zeroed))), n*bucketSize))
-		t.zeroed += n
+	if t.hdr.zeroed < t.hdr.ht[1].size {
+		n := min(rehashZeroBuckets, t.hdr.ht[1].size-t.hdr.zeroed)
+		clear(unsafe.Slice((*byte)(unsafe.Pointer(t.at(1, t.hdr.zeroed))), n*bucketSize))
+		t.hdr.zeroed += n
 		return true
 	}
-	old := &t.ht[0]
-	for empty := 0; t.rehashIdx < old.size; {
-		b := old.at(t.rehashIdx)
+	old := &t.hdr.ht[0]
+	for empty := 0; t.hdr.rehashIdx < old.size; {
+		b := t.at(0, t.hdr.rehashIdx)
 		if b.presence == 0 && b.chained == 0 {
 			t.rehashPassed()
 			if empty++; empty == rehashEmptyVisits {
@@ -122,10 +120,10 @@ func (t *Table) rehashStep() bool {
 		t.rehashPassed()
 		break
 	}
-	if t.rehashIdx == old.size {
-		t.freeArray(&t.ht[0])
-		t.ht[0], t.ht[1] = t.ht[1], bucketArray{}
-		t.rehashIdx, t.zeroed = 0, 0
+	if t.hdr.rehashIdx == old.size {
+		t.freeArray(0)
+		t.swapArrays()
+		t.hdr.rehashIdx, t.hdr.zeroed = 0, 0
 	}
 	return true
 }
@@ -133,9 +131,9 @@ func (t *Table) rehashStep() bool {
 // rehashPassed advances rehashIdx past a moved bucket, freeing the segment of ht[0] it
 // finished.
 func (t *Table) rehashPassed() {
-	t.rehashIdx++
-	if t.rehashIdx&segmentMask == 0 {
-		t.freeSegment(&t.ht[0], int(t.rehashIdx>>segmentShift)-1)
+	t.hdr.rehashIdx++
+	if t.hdr.rehashIdx&segmentMask == 0 {
+		t.freeSegment(0, int(t.hdr.rehashIdx>>segmentShift)-1)
 	}
 }
 
@@ -147,7 +145,7 @@ func (t *Table) moveChain(head *bucket) bool {
 		for m := b.presence; m != 0; m &= m - 1 {
 			i := bits.TrailingZeros16(m)
 			h := b.handles[i]
-			if t.insertInto(&t.ht[1], Hash(t.keyOf(t.arena, h)), h) != nil {
+			if t.insertInto(1, Hash(t.keyOf(t.arena, h)), h) != nil {
 				t.compactChain(head)
 				return false
 			}
@@ -190,24 +188,24 @@ func (t *Table) Rehash(budget int) bool {
 // where growing by doublings would move every entry about twice. Without memory for it the
 // table stays as it is.
 func (t *Table) ExpandForLoad(n uint64) {
-	if t.count.Load() != 0 || t.Resizing() || n == 0 {
+	if t.hdr.count.Load() != 0 || t.Resizing() || n == 0 {
 		return
 	}
 	size := bucketsFor(n, maxFillPercent)
-	if size <= t.ht[0].size {
+	if size <= t.hdr.ht[0].size {
 		return
 	}
-	arr, ok := t.newArray(size)
-	if !ok {
+	// The new array is made as ht[1], which is free outside a resize, then takes ht[0]'s place.
+	if !t.newArray(1, size) {
 		return
 	}
-	for _, seg := range arr.segs {
-		clear(unsafe.Slice((*byte)(seg.base), arr.segmentBytes()))
+	for j := uint64(0); j < size; j += segmentBuckets {
+		clear(unsafe.Slice((*byte)(unsafe.Pointer(t.at(1, j))), t.hdr.ht[1].segmentBytes()))
 	}
-	t.freeArray(&t.ht[0])
-	t.ht[0] = arr
-	t.floor = size
+	t.freeArray(0)
+	t.swapArrays()
+	t.hdr.floor = uint32(size)
 }
 
 // EndLoad lets the resize policy shrink the table again.
-func (t *Table) EndLoad() { t.floor = 0 }
+func (t *Table) EndLoad() { t.hdr.floor = 0 }

@@ -19,19 +19,19 @@ import (
 //
 // Scan does no rehash step, and fn must not change the table.
 func (t *Table) Scan(v uint64, fn func(h alloc.Handle)) uint64 {
-	if t.ht[0].size == 0 {
+	if t.hdr.ht[0].size == 0 {
 		return 0
 	}
 	if !t.Moving() {
-		m0 := t.ht[0].mask()
+		m0 := t.hdr.ht[0].mask()
 		t.emitChain(0, v&m0, fn)
 		return nextCursor(v, m0)
 	}
 	small, large := 0, 1
-	if t.ht[0].size > t.ht[1].size {
+	if t.hdr.ht[0].size > t.hdr.ht[1].size {
 		small, large = 1, 0
 	}
-	m0, m1 := t.ht[small].mask(), t.ht[large].mask()
+	m0, m1 := t.hdr.ht[small].mask(), t.hdr.ht[large].mask()
 	t.emitChain(small, v&m0, fn)
 	// The indexes of the larger array that are expansions of v's index in the smaller one.
 	for {
@@ -57,7 +57,7 @@ func (t *Table) emitChain(a int, i uint64, fn func(h alloc.Handle)) {
 	if t.moved(a, i) {
 		return
 	}
-	for b := t.ht[a].at(i); b != nil; b = t.next(b) {
+	for b := t.at(a, i); b != nil; b = t.next(b) {
 		for m := b.presence; m != 0; m &= m - 1 {
 			fn(b.handles[bits.TrailingZeros16(m)])
 		}
@@ -68,11 +68,11 @@ func (t *Table) emitChain(a int, i uint64, fn func(h alloc.Handle)) {
 // entries move between them, the current one otherwise (an array being cleared holds nothing
 // yet). It does no rehash step, and fn must not change the table.
 func (t *Table) Each(fn func(h alloc.Handle)) {
-	for a := range t.ht {
+	for a := range t.hdr.ht {
 		if a == 1 && !t.Moving() {
 			break
 		}
-		for i := uint64(0); i < t.ht[a].size; i++ {
+		for i := uint64(0); i < t.hdr.ht[a].size; i++ {
 			t.emitChain(a, i, fn)
 		}
 	}

@@ -70,7 +70,7 @@ func TestTableScanUnderResize(t *testing.T) {
 				default:
 					phases["zeroing"]++
 				}
-				if s := th.tab.ht[0].size; len(sizes) == 0 || sizes[len(sizes)-1] != s {
+				if s := th.tab.hdr.ht[0].size; len(sizes) == 0 || sizes[len(sizes)-1] != s {
 					sizes = append(sizes, s)
 				}
 			}
@@ -187,7 +187,7 @@ func TestTableScanDeletes(t *testing.T) {
 		seen := map[string]bool{}
 		var batch [][]byte
 		var cursor uint64
-		shrinks, last := 0, th.tab.ht[0].size
+		shrinks, last := 0, th.tab.hdr.ht[0].size
 		for {
 			batch = batch[:0]
 			cursor = th.tab.Scan(cursor, func(h alloc.Handle) {
@@ -200,7 +200,7 @@ func TestTableScanDeletes(t *testing.T) {
 				seen[string(k)] = true
 				th.delete(k)
 			}
-			if s := th.tab.ht[0].size; s < last {
+			if s := th.tab.hdr.ht[0].size; s < last {
 				shrinks++
 				last = s
 			}

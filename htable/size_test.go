@@ -59,10 +59,10 @@ func TestTableBytesAt1M(t *testing.T) {
 	for th.tab.Rehash(1 << 20) {
 	}
 	perEntry := float64(th.tab.Bytes()) / n
-	arrays := th.tab.ht[0].size * bucketSize
+	arrays := th.tab.hdr.ht[0].size * bucketSize
 	t.Logf("%d entries: %d buckets (%.1f%% of slots used), %d child buckets; table %.2f B/entry (array %.2f, children %.2f)",
-		n, th.tab.ht[0].size, 100*float64(n)/float64(th.tab.ht[0].size*bucketSlots), th.tab.children,
-		perEntry, float64(arrays)/n, float64(th.tab.children*bucketSize)/n)
+		n, th.tab.hdr.ht[0].size, 100*float64(n)/float64(th.tab.hdr.ht[0].size*bucketSlots), th.tab.hdr.children,
+		perEntry, float64(arrays)/n, float64(th.tab.hdr.children*bucketSize)/n)
 	if perEntry > 10 {
 		t.Fatalf("%.2f B/entry, budget 10", perEntry)
 	}

@@ -34,17 +34,33 @@ var ErrOOM = errors.New("htable: out of memory")
 type Table struct {
 	arena *alloc.Arena
 	keyOf KeyFunc
+	hdr   *header           // beside the Table (New), or the allocation root in the arena (Open)
+	base  [2]unsafe.Pointer // address of hdr.ht[a].h (its only segment, or its directory)
+	seg0  [2]unsafe.Pointer // address of segment 0 of ht[a] (base, or the directory's first)
+	root  alloc.Handle      // the header's allocation when the table is rooted in the arena
+}
 
+// header is a table's whole state, pointer-free: a Table made by New keeps it beside the
+// Table on the Go heap, a table rooted in the arena (Create) in a 64-byte allocation of it.
+type header struct {
 	ht        [2]bucketArray
 	rehashIdx uint64 // moving phase: the next bucket of ht[0] to move
 	zeroed    uint64 // buckets of ht[1] cleared so far; the moving phase starts when all are
-	children  int64  // child buckets allocated (each a 64-byte slab slot)
-	floor     uint64 // while a snapshot loads: the array size a shrink keeps (ExpandForLoad)
+	children  uint32 // child buckets allocated (each a 64-byte slab slot)
+	floor     uint32 // while a snapshot loads: the array size a shrink keeps (ExpandForLoad)
 
 	// count is the number of entries. Written under the owner's lock; read by anyone (DBSIZE
 	// and INFO read it without the lock).
 	count atomic.Int64
 }
+
+// headerSize is the size of a header: one 64-byte slab slot, one cache line.
+const headerSize = 64
+
+var (
+	_ [headerSize - unsafe.Sizeof(header{})]byte
+	_ [unsafe.Sizeof(header{}) - headerSize]byte
+)
 
 // Position is where an entry sits. It is valid until the table is next changed.
 type Position struct {
@@ -58,16 +74,49 @@ func (p Position) Handle() alloc.Handle { return p.b.handles[p.slot] }
 
 // New makes an empty table in arena a whose entries' keys keyOf reads. It holds no arena
 // memory until the first Insert.
-func New(a *alloc.Arena, keyOf KeyFunc) *Table { return &Table{arena: a, keyOf: keyOf} }
+func New(a *alloc.Arena, keyOf KeyFunc) *Table {
+	g := &struct {
+		t Table
+		h header
+	}{t: Table{arena: a, keyOf: keyOf}}
+	g.t.hdr = &g.h
+	return &g.t
+}
 
 // Len is the number of entries.
-func (t *Table) Len() int64 { return t.count.Load() }
+func (t *Table) Len() int64 { return t.hdr.count.Load() }
 
 // Resizing reports whether a second array exists (zeroing or moving phase).
-func (t *Table) Resizing() bool { return t.ht[1].size != 0 }
+func (t *Table) Resizing() bool { return t.hdr.ht[1].size != 0 }
 
 // Moving reports whether entries are moving from ht[0] to ht[1].
-func (t *Table) Moving() bool { return t.ht[1].size != 0 && t.zeroed == t.ht[1].size }
+func (t *Table) Moving() bool { return t.hdr.ht[1].size != 0 && t.hdr.zeroed == t.hdr.ht[1].size }
+
+// at returns bucket i of ht[a]: an add in segment 0 (all of an array of one segment), a load
+// of the segment's handle from the directory first past it.
+func (t *Table) at(a int, i uint64) *bucket {
+	if i < segmentBuckets {
+		return (*bucket)(unsafe.Add(t.seg0[a], uintptr(i)*bucketSize))
+	}
+	h := *(*alloc.Handle)(unsafe.Add(t.base[a], (i>>segmentShift)*4))
+	base := unsafe.Pointer(unsafe.SliceData(t.arena.Bytes(h, segmentBuckets*bucketSize)))
+	return (*bucket)(unsafe.Add(base, uintptr(i&segmentMask)*bucketSize))
+}
+
+// swapArrays makes ht[1] ht[0] and leaves ht[1] without an array.
+func (t *Table) swapArrays() {
+	t.hdr.ht[0], t.hdr.ht[1] = t.hdr.ht[1], bucketArray{}
+	t.base[0], t.base[1] = t.base[1], nil
+	t.seg0[0], t.seg0[1] = t.seg0[1], nil
+}
+
+// segment is the handle of segment j of ht[a], 0 if it was freed.
+func (t *Table) segment(a, j int) alloc.Handle {
+	if !t.hdr.ht[a].directory() {
+		return t.hdr.ht[a].h
+	}
+	return *(*alloc.Handle)(unsafe.Add(t.base[a], j*4))
+}
 
 // bucketAt returns the child bucket h.
 func (t *Table) bucketAt(h alloc.Handle) *bucket {
@@ -88,15 +137,15 @@ func (t *Table) Find(key []byte, hash uint64) (Position, bool) {
 		t.rehashStep()
 	}
 	tag := Tag(hash)
-	if t.ht[0].size != 0 {
-		if i := hash & t.ht[0].mask(); !t.Moving() || i >= t.rehashIdx {
-			if p, ok := t.findInChain(t.ht[0].at(i), tag, key); ok {
+	if t.hdr.ht[0].size != 0 {
+		if i := hash & t.hdr.ht[0].mask(); !t.Moving() || i >= t.hdr.rehashIdx {
+			if p, ok := t.findInChain(t.at(0, i), tag, key); ok {
 				return p, true
 			}
 		}
 	}
 	if t.Moving() {
-		return t.findInChain(t.ht[1].at(hash&t.ht[1].mask()), tag, key)
+		return t.findInChain(t.at(1, hash&t.hdr.ht[1].mask()), tag, key)
 	}
 	return Position{}, false
 }
@@ -119,8 +168,8 @@ func (t *Table) findInChain(head *bucket, tag uint8, key []byte) (Position, bool
 // moving) whose tag matches and for which match is true. It does no rehash step.
 func (t *Table) FindMatch(hash uint64, match func(h alloc.Handle) bool) (Position, bool) {
 	tag := Tag(hash)
-	for a := range t.ht {
-		arr := &t.ht[a]
+	for a := range t.hdr.ht {
+		arr := &t.hdr.ht[a]
 		if arr.size == 0 || (a == 1 && !t.Moving()) {
 			continue
 		}
@@ -128,7 +177,7 @@ func (t *Table) FindMatch(hash uint64, match func(h alloc.Handle) bool) (Positio
 		if t.moved(a, i) {
 			continue
 		}
-		head := arr.at(i)
+		head := t.at(a, i)
 		for b := head; b != nil; b = t.next(b) {
 			for m := b.presence; m != 0; m &= m - 1 {
 				if i := bits.TrailingZeros16(m); b.tags[i] == tag && match(b.handles[i]) {
@@ -147,31 +196,29 @@ func (t *Table) Insert(hash uint64, h alloc.Handle) error {
 	if t.Resizing() {
 		t.rehashStep()
 	}
-	if t.ht[0].size == 0 {
-		arr, ok := t.newArray(1)
-		if !ok {
+	if t.hdr.ht[0].size == 0 {
+		if !t.newArray(0, 1) {
 			return ErrOOM
 		}
-		clear(unsafe.Slice((*byte)(arr.segs[0].base), bucketSize))
-		t.ht[0] = arr
+		clear(unsafe.Slice((*byte)(t.base[0]), bucketSize))
 	}
-	arr := &t.ht[0]
+	into := 0
 	if t.Moving() {
-		arr = &t.ht[1]
+		into = 1
 	}
-	if err := t.insertInto(arr, hash, h); err != nil {
+	if err := t.insertInto(into, hash, h); err != nil {
 		return err
 	}
-	t.count.Store(t.count.Load() + 1)
+	t.hdr.count.Store(t.hdr.count.Load() + 1)
 	t.resizeIfNeeded()
 	return nil
 }
 
-// insertInto puts an entry in the first free slot of its chain in arr, chaining a new bucket
-// when the chain is full.
-func (t *Table) insertInto(arr *bucketArray, hash uint64, h alloc.Handle) error {
+// insertInto puts an entry in the first free slot of its chain in ht[a], chaining a new
+// bucket when the chain is full.
+func (t *Table) insertInto(a int, hash uint64, h alloc.Handle) error {
 	tag := Tag(hash)
-	b := arr.at(hash & arr.mask())
+	b := t.at(a, hash&t.hdr.ht[a].mask())
 	for {
 		if free := b.freeSlots(); free != 0 {
 			b.put(bits.TrailingZeros16(free), tag, h)
@@ -183,7 +230,7 @@ func (t *Table) insertInto(arr *bucketArray, hash uint64, h alloc.Handle) error 
 			if ch == 0 {
 				return ErrOOM
 			}
-			t.children++
+			t.hdr.children++
 			c := t.bucketAt(ch)
 			*c = bucket{}
 			c.put(0, b.tags[childSlot], b.handles[childSlot])
@@ -205,7 +252,7 @@ func (t *Table) ReplaceAt(p Position, h alloc.Handle) { p.b.handles[p.slot] = h 
 func (t *Table) DeleteAt(p Position) {
 	p.b.presence &^= 1 << p.slot
 	t.compactChain(p.head)
-	t.count.Store(t.count.Load() - 1)
+	t.hdr.count.Store(t.hdr.count.Load() - 1)
 	t.resizeIfNeeded()
 }
 
@@ -250,51 +297,102 @@ func (t *Table) compactChain(head *bucket) {
 // freeBucket frees a child bucket.
 func (t *Table) freeBucket(h alloc.Handle) {
 	t.arena.Free(h, bucketSize)
-	t.children--
+	t.hdr.children--
 }
 
-// newArray allocates an array of size buckets (contents undefined).
-func (t *Table) newArray(size uint64) (bucketArray, bool) {
-	arr := bucketArray{size: size, segs: make([]segment, max(size>>segmentShift, 1))}
-	n := arr.segmentBytes()
-	for j := range arr.segs {
-		h := t.arena.Alloc(n)
-		if h == 0 {
-			t.freeArray(&arr)
-			return bucketArray{}, false
+// newArray gives ht[a], which has no array, an array of size buckets (contents undefined): one
+// segment, or a directory and its segments. Out of memory it leaves ht[a] without an array.
+func (t *Table) newArray(a int, size uint64) bool {
+	arr := bucketArray{size: size}
+	if !arr.directory() {
+		arr.h = t.arena.Alloc(arr.segmentBytes())
+		if arr.h == 0 {
+			return false
 		}
-		arr.segs[j] = segment{h, unsafe.Pointer(unsafe.SliceData(t.arena.Bytes(h, n)))}
+		t.setArray(a, arr)
+		return true
 	}
-	return arr, true
+	arr.h = t.arena.Alloc(arr.directoryBytes())
+	if arr.h == 0 {
+		return false
+	}
+	clear(t.arena.Bytes(arr.h, arr.directoryBytes()))
+	t.setArray(a, arr)
+	dir := unsafe.Slice((*alloc.Handle)(t.base[a]), arr.segments())
+	for j := range dir {
+		if dir[j] = t.arena.Alloc(arr.segmentBytes()); dir[j] == 0 {
+			t.freeArray(a)
+			return false
+		}
+	}
+	t.seg0[a] = unsafe.Pointer(unsafe.SliceData(t.arena.Bytes(dir[0], arr.segmentBytes())))
+	return true
 }
 
-// freeSegment frees segment j of arr.
-func (t *Table) freeSegment(arr *bucketArray, j int) {
-	if arr.segs[j].h != 0 {
-		t.arena.Free(arr.segs[j].h, arr.segmentBytes())
-		arr.segs[j] = segment{}
+// setArray makes arr ht[a] and computes its addresses.
+func (t *Table) setArray(a int, arr bucketArray) {
+	t.hdr.ht[a] = arr
+	t.base[a], t.seg0[a] = nil, nil
+	if arr.h == 0 {
+		return
+	}
+	if !arr.directory() {
+		t.base[a] = unsafe.Pointer(unsafe.SliceData(t.arena.Bytes(arr.h, arr.segmentBytes())))
+		t.seg0[a] = t.base[a]
+		return
+	}
+	t.base[a] = unsafe.Pointer(unsafe.SliceData(t.arena.Bytes(arr.h, arr.directoryBytes())))
+	if h := *(*alloc.Handle)(t.base[a]); h != 0 {
+		t.seg0[a] = unsafe.Pointer(unsafe.SliceData(t.arena.Bytes(h, arr.segmentBytes())))
 	}
 }
 
-// freeArray frees what is left of an array and forgets it.
-func (t *Table) freeArray(arr *bucketArray) {
-	for j := range arr.segs {
-		t.freeSegment(arr, j)
+// freeSegment frees segment j of ht[a]. The only segment of an array is its h, which stays
+// set until freeArray.
+func (t *Table) freeSegment(a, j int) {
+	arr := &t.hdr.ht[a]
+	if !arr.directory() {
+		if arr.h != 0 {
+			t.arena.Free(arr.h, arr.segmentBytes())
+			arr.h, t.base[a], t.seg0[a] = 0, nil, nil
+		}
+		return
 	}
-	*arr = bucketArray{}
+	slot := (*alloc.Handle)(unsafe.Add(t.base[a], j*4))
+	if *slot != 0 {
+		t.arena.Free(*slot, arr.segmentBytes())
+		*slot = 0
+		if j == 0 {
+			t.seg0[a] = nil
+		}
+	}
+}
+
+// freeArray frees what is left of ht[a] (segments, directory) and forgets it.
+func (t *Table) freeArray(a int) {
+	arr := &t.hdr.ht[a]
+	if arr.directory() {
+		for j := range arr.segments() {
+			t.freeSegment(a, j)
+		}
+		t.arena.Free(arr.h, arr.directoryBytes())
+	} else {
+		t.freeSegment(a, 0)
+	}
+	t.setArray(a, bucketArray{})
 }
 
 // moved reports whether bucket i of ht[a] has been moved by the resize in progress: it is
 // empty, and its segment may be freed already.
-func (t *Table) moved(a int, i uint64) bool { return a == 0 && t.Moving() && i < t.rehashIdx }
+func (t *Table) moved(a int, i uint64) bool { return a == 0 && t.Moving() && i < t.hdr.rehashIdx }
 
 // Clear calls fn for every entry, then frees every bucket: the table is empty and holds no
 // memory afterwards. fn must not use the table.
 func (t *Table) Clear(fn func(h alloc.Handle)) {
-	for a := range t.ht {
-		arr := &t.ht[a]
+	for a := range t.hdr.ht {
+		arr := &t.hdr.ht[a]
 		if a == 1 && !t.Moving() {
-			t.freeArray(arr) // being cleared: holds no entries, maybe garbage
+			t.freeArray(a) // being cleared: holds no entries, maybe garbage
 			continue
 		}
 		for i := uint64(0); i < arr.size; i++ {
@@ -302,7 +400,7 @@ func (t *Table) Clear(fn func(h alloc.Handle)) {
 				continue
 			}
 			var cur alloc.Handle // b's handle; 0 for the head, which belongs to the array
-			for b := arr.at(i); ; {
+			for b := t.at(a, i); ; {
 				for m := b.presence; m != 0; m &= m - 1 {
 					fn(b.handles[bits.TrailingZeros16(m)])
 				}
@@ -316,19 +414,30 @@ func (t *Table) Clear(fn func(h alloc.Handle)) {
 				cur, b = next, t.bucketAt(next)
 			}
 		}
-		t.freeArray(arr)
+		t.freeArray(a)
 	}
-	t.rehashIdx, t.zeroed = 0, 0
-	t.count.Store(0)
+	t.hdr.rehashIdx, t.hdr.zeroed = 0, 0
+	t.hdr.count.Store(0)
 }
 
-// Bytes is the memory the table holds in its arena: its arrays and child buckets.
+// Bytes is the memory the table holds in its arena: its arrays (segments and directories),
+// child buckets and, rooted in the arena, its header.
 func (t *Table) Bytes() int64 {
-	n := t.children * bucketSize
-	for a := range t.ht {
-		for _, seg := range t.ht[a].segs {
-			if seg.h != 0 {
-				n += int64(alloc.UsableSize(t.ht[a].segmentBytes()))
+	n := int64(t.hdr.children) * bucketSize
+	if t.root != 0 {
+		n += int64(alloc.UsableSize(headerSize))
+	}
+	for a := range t.hdr.ht {
+		arr := &t.hdr.ht[a]
+		if arr.size == 0 {
+			continue
+		}
+		if arr.directory() {
+			n += int64(alloc.UsableSize(arr.directoryBytes()))
+		}
+		for j := range arr.segments() {
+			if t.segment(a, j) != 0 {
+				n += int64(alloc.UsableSize(arr.segmentBytes()))
 			}
 		}
 	}

@@ -72,6 +72,42 @@ type tableHarness struct {
 	model   map[string]alloc.Handle // field → its entry
 	version map[string]int          // field → how many times it was written
 	recs    int64                   // bytes of live entries
+	root    alloc.Handle            // the table's header when it is rooted in the arena
+}
+
+// newRootedHarness is a harness whose table is rooted in the arena (Create): every operation
+// of the harness opens a new view, so the table's whole state must live in its header.
+func newRootedHarness(t testing.TB) *tableHarness {
+	th := newTableHarness(t)
+	root, err := Create(th.a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	th.root = root
+	th.reopen()
+	return th
+}
+
+// reopen replaces a rooted table's view by a new one.
+func (th *tableHarness) reopen() {
+	if th.root != 0 {
+		v := Open(th.a, entryField, th.root)
+		th.tab = &v
+	}
+}
+
+// emptyBytes is what the arena holds for an empty table: its header, if rooted.
+func (th *tableHarness) emptyBytes() int64 {
+	if th.root != 0 {
+		return int64(alloc.UsableSize(headerSize))
+	}
+	return 0
+}
+
+// forms runs a test on both forms of table: made by New, and rooted in the arena.
+func forms(t *testing.T, test func(t *testing.T, newHarness func(testing.TB) *tableHarness)) {
+	t.Run("go", func(t *testing.T) { test(t, newTableHarness) })
+	t.Run("rooted", func(t *testing.T) { test(t, newRootedHarness) })
 }
 
 func newTableHarness(t testing.TB) *tableHarness {
@@ -80,6 +116,7 @@ func newTableHarness(t testing.TB) *tableHarness {
 }
 
 func (th *tableHarness) insert(key []byte) {
+	th.reopen()
 	if _, ok := th.tab.Find(key, Hash(key)); ok {
 		th.t.Fatalf("insert %q: already present", key)
 	}
@@ -94,6 +131,7 @@ func (th *tableHarness) insert(key []byte) {
 }
 
 func (th *tableHarness) delete(key []byte) bool {
+	th.reopen()
 	p, ok := th.tab.Find(key, Hash(key))
 	if _, want := th.model[string(key)]; ok != want {
 		th.t.Fatalf("delete %q: found %v, model %v", key, ok, want)
@@ -111,6 +149,7 @@ func (th *tableHarness) delete(key []byte) bool {
 
 // replace gives key a new value in a new entry, as HSET will when the value's size changes.
 func (th *tableHarness) replace(key []byte) {
+	th.reopen()
 	p, ok := th.tab.Find(key, Hash(key))
 	if !ok {
 		th.t.Fatalf("replace %q: not found", key)
@@ -126,6 +165,7 @@ func (th *tableHarness) replace(key []byte) {
 }
 
 func (th *tableHarness) lookup(key []byte) {
+	th.reopen()
 	p, ok := th.tab.Find(key, Hash(key))
 	want, inModel := th.model[string(key)]
 	if ok != inModel || (ok && p.Handle() != want) {
@@ -140,6 +180,7 @@ func (th *tableHarness) lookup(key []byte) {
 // arena holds exactly the entries and the table.
 func (th *tableHarness) check() {
 	th.t.Helper()
+	th.reopen()
 	if err := th.tab.Check(); err != nil {
 		th.t.Fatal(err)
 	}
@@ -162,8 +203,10 @@ func (th *tableHarness) check() {
 
 func key(i int) []byte { return fmt.Appendf(nil, "key:%012d", i) }
 
-func TestTableBasic(t *testing.T) {
-	th := newTableHarness(t)
+func TestTableBasic(t *testing.T) { forms(t, testTableBasic) }
+
+func testTableBasic(t *testing.T, newHarness func(testing.TB) *tableHarness) {
+	th := newHarness(t)
 	th.lookup([]byte("missing"))
 	for i := range 1000 {
 		th.insert(key(i))
@@ -187,7 +230,7 @@ func TestTableBasic(t *testing.T) {
 		th.delete(key(i))
 	}
 	th.check()
-	if used := th.a.Used(); used != 0 {
+	if used := th.a.Used(); used != th.emptyBytes() {
 		t.Fatalf("empty table: arena uses %d bytes", used)
 	}
 }
@@ -195,8 +238,10 @@ func TestTableBasic(t *testing.T) {
 // TestTableChains puts 200 keys in one chain (keys whose hashes agree in their low 8 bits share
 // bucket 0 of every array up to 256 buckets) and deletes them in random order: chaining, and
 // compaction freeing the children.
-func TestTableChains(t *testing.T) {
-	th := newTableHarness(t)
+func TestTableChains(t *testing.T) { forms(t, testTableChains) }
+
+func testTableChains(t *testing.T, newHarness func(testing.TB) *tableHarness) {
+	th := newHarness(t)
 	var keys [][]byte
 	for i := 0; len(keys) < 200; i++ {
 		if k := key(i); Hash(k)&0xff == 0 {
@@ -215,16 +260,18 @@ func TestTableChains(t *testing.T) {
 		}
 	}
 	th.check()
-	if th.tab.children != 0 {
-		t.Fatalf("%d child buckets left in an empty table", th.tab.children)
+	if th.tab.hdr.children != 0 {
+		t.Fatalf("%d child buckets left in an empty table", th.tab.hdr.children)
 	}
 }
 
 // TestTableModel runs random operations against a Go map, with the key count swinging so the
 // table grows and shrinks, and checks everything every few hundred operations (often in the
 // middle of a resize).
-func TestTableModel(t *testing.T) {
-	th := newTableHarness(t)
+func TestTableModel(t *testing.T) { forms(t, testTableModel) }
+
+func testTableModel(t *testing.T, newHarness func(testing.TB) *tableHarness) {
+	th := newHarness(t)
 	rng := rand.New(rand.NewPCG(3, 4))
 	universe := 20000
 	resizesSeen := 0
@@ -266,7 +313,7 @@ func TestTableModel(t *testing.T) {
 	if resizesSeen == 0 {
 		t.Fatal("no operation ran during a resize")
 	}
-	if used := th.a.Used(); used != 0 {
+	if used := th.a.Used(); used != th.emptyBytes() {
 		t.Fatalf("empty table: arena uses %d bytes", used)
 	}
 }
@@ -282,12 +329,12 @@ func TestTableResizePolicy(t *testing.T) {
 		th.insert(key(i))
 	}
 	finish()
-	if s := th.tab.ht[0].size; s != 1 {
+	if s := th.tab.hdr.ht[0].size; s != 1 {
 		t.Fatalf("13 entries: %d buckets, want 1 (fill 108%%)", s)
 	}
 	th.insert(key(13)) // 14 > 13.2: grow
 	finish()
-	if s := th.tab.ht[0].size; s != 2 {
+	if s := th.tab.hdr.ht[0].size; s != 2 {
 		t.Fatalf("14 entries: %d buckets, want 2", s)
 	}
 	n := 0
@@ -298,7 +345,7 @@ func TestTableResizePolicy(t *testing.T) {
 	}
 	finish()
 	// 100000 / (12 × 1.1) = 7576 → 8192 buckets.
-	if s := th.tab.ht[0].size; s != 8192 {
+	if s := th.tab.hdr.ht[0].size; s != 8192 {
 		t.Fatalf("100000 entries: %d buckets, want 8192", s)
 	}
 	th.check()
@@ -309,7 +356,7 @@ func TestTableResizePolicy(t *testing.T) {
 		th.delete(key(n))
 	}
 	finish()
-	if s := th.tab.ht[0].size; s != 2048 {
+	if s := th.tab.hdr.ht[0].size; s != 2048 {
 		t.Fatalf("13000 entries: %d buckets, want 2048", s)
 	}
 	th.check()
@@ -338,8 +385,8 @@ func TestTableSegments(t *testing.T) {
 	for th.tab.Resizing() {
 		th.tab.Rehash(1000)
 	}
-	if s := th.tab.ht[0].size; s != 2*segmentBuckets || len(th.tab.ht[0].segs) != 2 {
-		t.Fatalf("%d keys: %d buckets in %d segments", n, s, len(th.tab.ht[0].segs))
+	if s := th.tab.hdr.ht[0].size; s != 2*segmentBuckets || th.tab.hdr.ht[0].segments() != 2 {
+		t.Fatalf("%d keys: %d buckets in %d segments", n, s, th.tab.hdr.ht[0].segments())
 	}
 	// Down to 100,000 keys (fill 12.7% < 13.75%): shrinks to 16,384 buckets, one segment.
 	i := n
@@ -351,7 +398,7 @@ func TestTableSegments(t *testing.T) {
 	}
 	sawHalf := false
 	for th.tab.Resizing() {
-		if th.tab.Moving() && th.tab.rehashIdx > segmentBuckets && th.tab.ht[0].segs[0].h == 0 && !sawHalf {
+		if th.tab.Moving() && th.tab.hdr.rehashIdx > segmentBuckets && th.tab.segment(0, 0) == 0 && !sawHalf {
 			sawHalf = true
 			th.check() // first segment freed, second still in use
 			var cursor uint64
@@ -371,7 +418,7 @@ func TestTableSegments(t *testing.T) {
 	if !sawHalf {
 		t.Fatal("never saw the old array half freed")
 	}
-	if s := th.tab.ht[0].size; s != 16384 {
+	if s := th.tab.hdr.ht[0].size; s != 16384 {
 		t.Fatalf("after the shrink: %d buckets", s)
 	}
 	th.check()
