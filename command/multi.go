@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/kvserver/kvserver/keyspace"
 	"github.com/kvserver/kvserver/replyerr"
 )
 
@@ -155,18 +154,8 @@ func (p *Pipeline) exec(ctx *Ctx, conn Conn, inline bool) Outcome {
 	slices.Sort(u)
 	tx.union = slices.Compact(u)
 	ctx.locked = append(ctx.locked[:0], tx.union...)
-	if !p.lock(ctx.locked, inline) {
-		ctx.locked = ctx.locked[:0]
-		return Handoff
-	}
-	for _, i := range ctx.locked {
-		if r := p.KS.Shard(i).Refused(); r != 0 {
-			p.unlock(ctx)
-			if r&keyspace.RefusePoisoned != 0 {
-				return p.reject(ctx, errPoisoned.Error())
-			}
-			return p.reject(ctx, errShuttingDown.Error())
-		}
+	if out, ok := p.lockForRun(ctx, inline); !ok {
+		return out
 	}
 	if tx.Watch.Dirty() || p.KS.WatchedExpiredLocked(&tx.Watch) {
 		p.unlock(ctx)

@@ -102,21 +102,33 @@ func (p *Pipeline) Run(ctx *Ctx, conn Conn, lookupErr string, inline bool) Outco
 		}
 	}
 	ctx.locked = p.shardsOf(ctx, ctx.locked[:0])
+	if out, ok := p.lockForRun(ctx, inline); !ok {
+		return out
+	}
+	p.call(ctx, conn)
+	return Done
+}
+
+// lockForRun takes the locks of the shards in ctx.locked, ascending (inline, a readiness loop
+// only tries them), and refuses the command when one of those shards is poisoned or shut for
+// the shutdown's save. It reports whether the command may run; when not, out is how it ended:
+// Handoff (a lock was busy inline: nothing ran, nothing held) or Done (refused with its error,
+// the locks released). Run and EXEC share it.
+func (p *Pipeline) lockForRun(ctx *Ctx, inline bool) (out Outcome, ok bool) {
 	if !p.lock(ctx.locked, inline) {
 		ctx.locked = ctx.locked[:0]
-		return Handoff
+		return Handoff, false
 	}
 	for _, i := range ctx.locked {
 		if r := p.KS.Shard(i).Refused(); r != 0 {
 			p.unlock(ctx)
 			if r&keyspace.RefusePoisoned != 0 {
-				return p.reject(ctx, errPoisoned.Error())
+				return p.reject(ctx, errPoisoned.Error()), false
 			}
-			return p.reject(ctx, errShuttingDown.Error())
+			return p.reject(ctx, errShuttingDown.Error()), false
 		}
 	}
-	p.call(ctx, conn)
-	return Done
+	return Done, true
 }
 
 // reject answers a command refused before its handler (Redis's rejectCommand): the error
