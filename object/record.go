@@ -11,7 +11,7 @@ import (
 // Type is a value's Redis type.
 type Type uint8
 
-// The Redis types. Only strings exist so far; the rest are reserved for the collections.
+// The Redis types. Collections register their operations (RegisterCollection).
 const (
 	TypeString Type = iota
 	TypeList
@@ -96,6 +96,8 @@ func recordSize(keyLen int, enc Encoding, valLen int, expireSlot bool) int {
 		n += rawSize
 	case EncInt:
 		n += intSize
+	default: // a collection's root handle
+		n += rawSize
 	}
 	return n
 }
@@ -162,6 +164,8 @@ func open(a *alloc.Arena, h alloc.Handle) record {
 		size += rawSize
 	case EncInt:
 		size += intSize
+	default: // a collection's root handle
+		size += rawSize
 	}
 	r.buf = a.Bytes(h, size)
 	return r
@@ -223,6 +227,8 @@ func build(a *alloc.Arena, p parts) (alloc.Handle, error) {
 		binary.LittleEndian.PutUint32(b[off:], uint32(p.raw))
 	case EncInt:
 		binary.LittleEndian.PutUint64(b[off:], uint64(p.intVal))
+	default: // a collection's root handle
+		binary.LittleEndian.PutUint32(b[off:], uint32(p.raw))
 	}
 	return h, nil
 }
@@ -235,13 +241,31 @@ func putLRU(b []byte, clock uint32) {
 // separate value.
 func Size(a *alloc.Arena, h alloc.Handle) int { return alloc.UsableSize(len(open(a, h).buf)) }
 
-// Free frees the record and its separate value, if any.
+// Free frees the record and its separate value, if any: a raw string's sds, or everything a
+// collection holds (its type's CollectionOps.Free).
 func Free(a *alloc.Arena, h alloc.Handle) {
 	r := open(a, h)
-	if r.enc == EncRaw {
+	switch {
+	case r.enc == EncRaw:
 		r.rawString().Free(a)
+	case r.enc.IsCollection():
+		opsOf(r.typ).Free(a, r.enc, r.rootHandle())
 	}
 	a.Free(h, len(r.buf))
+}
+
+// FreeRecordOnly frees record h but not the collection it roots, which the caller has taken
+// over (lazy freeing hands a big collection's root to a background step).
+func FreeRecordOnly(a *alloc.Arena, h alloc.Handle) {
+	r := open(a, h)
+	if !r.enc.IsCollection() {
+		panic("object: FreeRecordOnly of a string record")
+	}
+	a.Free(h, len(r.buf))
+}
+
+func (r record) rootHandle() alloc.Handle {
+	return alloc.Handle(binary.LittleEndian.Uint32(r.buf[r.valOff:]))
 }
 
 func (r record) rawString() sds.String {
@@ -269,6 +293,16 @@ func (e Encoding) Name() string {
 		return "raw"
 	case EncInt:
 		return "int"
+	case EncListpack:
+		return "listpack"
+	case EncIntset:
+		return "intset"
+	case EncHashtable:
+		return "hashtable"
+	case EncQuicklist:
+		return "quicklist"
+	case EncSkiplist:
+		return "skiplist"
 	}
 	return "unknown"
 }
@@ -307,8 +341,11 @@ func SetLRU(a *alloc.Arena, h alloc.Handle, clock uint32) { putLRU(a.Bytes(h, he
 func MemoryUsage(a *alloc.Arena, h alloc.Handle) int {
 	r := open(a, h)
 	n := alloc.UsableSize(len(r.buf))
-	if r.enc == EncRaw {
+	switch {
+	case r.enc == EncRaw:
 		n += r.rawString().AllocSize(a)
+	case r.enc.IsCollection():
+		n += opsOf(r.typ).AllocSize(a, r.enc, r.rootHandle())
 	}
 	return n
 }

@@ -213,6 +213,8 @@ func (r record) parts() parts {
 		p.raw = r.rawString().Handle()
 	case EncInt:
 		p.intVal = r.intValue()
+	default: // a collection: the new record takes over the root
+		p.raw = r.rootHandle()
 	}
 	return p
 }
