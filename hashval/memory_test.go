@@ -17,8 +17,8 @@ import (
 // per hash, target 290). It logs the figures (go test -run TestMemoryPerElement -v ./hashval)
 // and fails only well past today's, as a guard against a regression in the layout.
 func TestMemoryPerElement(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a million fields")
+	if testing.Short() || invariantsOn || raceOn {
+		t.Skip("a million fields (checked after each write in invariants builds; slow under -race)")
 	}
 	newShard := func() (*keyspace.Keyspace, *keyspace.Shard) {
 		ks, err := keyspace.New(keyspace.Options{Shards: 1, Databases: 1})
