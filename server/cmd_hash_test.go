@@ -18,7 +18,7 @@ func TestHashCommandsConcurrently(t *testing.T) {
 	ctx := context.Background()
 	const (
 		workers = 8
-		rounds  = 300
+		rounds  = 150
 	)
 	var wg sync.WaitGroup
 	errs := make(chan error, workers)
@@ -55,7 +55,7 @@ func TestHashCommandsConcurrently(t *testing.T) {
 				case 0:
 					var cursor uint64
 					for {
-						_, next, err := rdb.HScan(ctx, "big", cursor, "keep:*", 50).Result()
+						_, next, err := rdb.HScan(ctx, "big", cursor, "keep:*", 200).Result()
 						if err != nil {
 							fail(err)
 							return
