@@ -24,7 +24,7 @@ type value struct {
 }
 
 func (v value) intsetBytes(a *alloc.Arena) []byte { return intset.FromHandle(v.root).Bytes(a) }
-func (v value) lpBytes(a *alloc.Arena) []byte    { return listpack.FromHandle(v.root).Bytes(a) }
+func (v value) lpBytes(a *alloc.Arena) []byte     { return listpack.FromHandle(v.root).Bytes(a) }
 func (v value) table(a *alloc.Arena) htable.Table {
 	return htable.Open(a, memberOf, v.root)
 }
