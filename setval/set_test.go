@@ -343,3 +343,11 @@ func TestLongMember(t *testing.T) {
 	}
 	freeAndCheck(t, a, rec)
 }
+
+type objectEncoding = object.Encoding
+
+const (
+	encIntset    = object.EncIntset
+	encListpack  = object.EncListpack
+	encHashtable = object.EncHashtable
+)
