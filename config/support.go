@@ -91,6 +91,9 @@ var acted = map[string]string{
 	"shutdown-on-sigterm":               "what SIGTERM does: default (save if save points exist), save, nosave, force",
 	"shutdown-on-sigint":                "what SIGINT does: default (save if save points exist), save, nosave, force",
 	"notify-keyspace-events":            "keyspace notification classes (K E g $ l s h z x e t m d n A) published to __keyspace@<db>__:<key> and __keyevent@<db>__:<event>",
+	"set-max-intset-entries":            "an intset (a set of integers) with more members becomes a hash table (never back)",
+	"set-max-listpack-entries":          "a small set of strings is a listpack up to this many members, then a hash table (never back)",
+	"set-max-listpack-value":            "a set with a longer member is not a listpack: it becomes a hash table (never back)",
 }
 
 // refused lists the directives refused at any value but their default, with what is missing.
@@ -220,7 +223,7 @@ func inertReason(name string) string {
 		{"lazyfree-", "values are freed at once"}, {"replica-lazy-flush", "no replication yet"},
 		{"active-defrag", "no active defragmentation: the allocator's slabs are size-classed"},
 		{"activedefrag", "no active defragmentation: the allocator's slabs are size-classed"},
-		{"set-max", "no sets yet"}, {"zset-max", "no sorted sets yet"},
+		{"zset-max", "no sorted sets yet"},
 		{"list-", "no lists yet"}, {"stream-", "no streams yet"}, {"hll-", "no HyperLogLog yet"},
 		{"maxmemory-", "no memory limit is enforced yet"},
 		{"acl", "no ACL yet"},
