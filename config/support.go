@@ -88,6 +88,10 @@ var acted = map[string]string{
 	"repl-diskless-sync":                "SYNC (redis-cli --rdb) streams the snapshot to clients that read that form (yes), or sends it from a temporary file (no)",
 	"shutdown-on-sigterm":               "what SIGTERM does: default (save if save points exist), save, nosave, force",
 	"shutdown-on-sigint":                "what SIGINT does: default (save if save points exist), save, nosave, force",
+	"lazyfree-lazy-user-del":            "DEL frees a big hash or set (a table of more than 64 entries) in the background, as UNLINK",
+	"lazyfree-lazy-user-flush":          "FLUSHALL and FLUSHDB without SYNC or ASYNC free big values in the background, as ASYNC",
+	"lazyfree-lazy-server-del":          "overwrites, RENAME's replaced key and other server-side deletes free a big value in the background",
+	"lazyfree-lazy-expire":              "keys removed by expiry free a big value in the background",
 	"notify-keyspace-events":            "keyspace notification classes (K E g $ l s h z x e t m d n A) published to __keyspace@<db>__:<key> and __keyevent@<db>__:<event>",
 }
 
@@ -138,6 +142,7 @@ var inertNotes = map[string]string{
 	"ignore-warnings":        "kvserver prints none of Redis's kernel warnings",
 	"locale-collate":         "strings compare as bytes",
 	"socket-mark-id":         "sockets are not marked",
+	"lazyfree-lazy-eviction": "eviction deletes as other server-side deletes do: lazily under lazyfree-lazy-server-del",
 	"supervised":             "no systemd or upstart notification; run it with Type=simple (scripts/kvserver.service)",
 	"tcp-backlog":            "listeners use the system's backlog (somaxconn)",
 }
@@ -215,7 +220,7 @@ func inertReason(name string) string {
 		{"aof-", "no append-only file yet"}, {"append", "no append-only file yet"},
 		{"auto-aof", "no append-only file yet"}, {"no-appendfsync", "no append-only file yet"},
 		{"loading-", "loading reports no progress events"},
-		{"lazyfree-", "values are freed at once"}, {"replica-lazy-flush", "no replication yet"},
+		{"replica-lazy-flush", "no replication yet"},
 		{"active-defrag", "no active defragmentation: the allocator's slabs are size-classed"},
 		{"activedefrag", "no active defragmentation: the allocator's slabs are size-classed"},
 		{"hash-max", "no hashes yet"}, {"set-max", "no sets yet"}, {"zset-max", "no sorted sets yet"},
