@@ -96,7 +96,7 @@ DEBUG DIGEST -> 46383c3daf334c2778b4596b36125e702809fb95
 `)
 	for _, k := range []struct {
 		key, enc string
-		length  int
+		length   int
 	}{
 		{"h", "listpack", 24}, {"si", "intset", 15}, {"hb", "hashtable", 5786}, {"sb", "hashtable", 2894},
 		// 7.2's listpack of a b c: 4 + 2 header bytes, three 3-byte entries, the end byte.
