@@ -216,6 +216,7 @@ func New(opts Options) (*Server, error) {
 	s.startMemoryLimit()
 	s.startNotifications()
 	s.startLazyFree()
+	s.startHashConfig()
 	return s, nil
 }
 
