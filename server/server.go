@@ -217,6 +217,7 @@ func New(opts Options) (*Server, error) {
 	s.startNotifications()
 	s.startLazyFree()
 	s.startHashConfig()
+	s.watchSetLimits()
 	return s, nil
 }
 
