@@ -85,9 +85,9 @@ type lazyQueue struct {
 	freed   atomic.Int64
 }
 
-// FreeEffort is Redis's lazyfreeGetFreeEffort for record h: the entries of a collection kept as
+// freeEffort is Redis's lazyfreeGetFreeEffort for record h: the entries of a collection kept as
 // a table, 1 for anything else.
-func FreeEffort(a *alloc.Arena, h alloc.Handle) int64 {
+func freeEffort(a *alloc.Arena, h alloc.Handle) int64 {
 	if object.EncodingOf(a, h) != object.EncHashtable {
 		return 1
 	}
@@ -100,7 +100,7 @@ func FreeEffort(a *alloc.Arena, h alloc.Handle) int64 {
 // free effort is above LazyFreeThreshold, by queueing its value and freeing only the record
 // (Redis's freeObjAsync).
 func (s *Shard) freeRecord(h alloc.Handle, lazy bool) {
-	if !lazy || FreeEffort(s.arena, h) <= LazyFreeThreshold {
+	if !lazy || freeEffort(s.arena, h) <= LazyFreeThreshold {
 		object.Free(s.arena, h)
 		return
 	}
