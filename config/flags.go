@@ -23,6 +23,7 @@ var serverFlags = []string{
 	"slowlog-log-slower-than", "slowlog-max-len", "latency-monitor-threshold", "latency-tracking",
 	"latency-tracking-info-percentiles", "notify-keyspace-events",
 	"lazyfree-lazy-user-del", "lazyfree-lazy-user-flush", "lazyfree-lazy-server-del", "lazyfree-lazy-expire",
+	"set-max-intset-entries", "set-max-listpack-entries", "set-max-listpack-value",
 }
 
 func enumList(vs []EnumValue) string {

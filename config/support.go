@@ -95,6 +95,9 @@ var acted = map[string]string{
 	"lazyfree-lazy-server-del":          "overwrites, RENAME's replaced key and other server-side deletes free a big value in the background",
 	"lazyfree-lazy-expire":              "keys removed by expiry free a big value in the background",
 	"notify-keyspace-events":            "keyspace notification classes (K E g $ l s h z x e t m d n A) published to __keyspace@<db>__:<key> and __keyevent@<db>__:<event>",
+	"set-max-intset-entries":            "an intset (a set of integers) with more members becomes a hash table (never back)",
+	"set-max-listpack-entries":          "a small set of strings is a listpack up to this many members, then a hash table (never back)",
+	"set-max-listpack-value":            "a set with a longer member is not a listpack: it becomes a hash table (never back)",
 }
 
 // refused lists the directives refused at any value but their default, with what is missing.
