@@ -181,8 +181,9 @@ func (s *Shard) freeBatch(typ object.Type) bool {
 	return true
 }
 
-// batchKey is the batch table's KeyFunc: never called (the table is sized for its entries by
-// ExpandForLoad, so it does not resize, and it is never searched), but a view needs one.
+// batchKey is the batch table's KeyFunc. The table is never searched, and sized for its
+// entries by ExpandForLoad it does not resize; only if that found no memory does a resize read
+// keys to place entries, and any bytes of an entry serve, since nothing looks them up.
 func batchKey(a *alloc.Arena, h alloc.Handle) []byte { return a.Bytes(h, 1) }
 
 // LazyFreeStep gives every shard with queued values up to budget entries of freeing, under
