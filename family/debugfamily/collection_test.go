@@ -16,7 +16,7 @@ import (
 // and TSADD key member [member ...], each making the key anew.
 func collectionRows() []*command.Command {
 	return []*command.Command{
-		{Name: "thset", Arity: -4, Locking: command.LockKeys, Handler: func(ctx *command.Ctx) {
+		{Name: "thset", Arity: -4, First: 1, Last: 1, Step: 1, Locking: command.LockKeys, Handler: func(ctx *command.Ctx) {
 			key := ctx.Args.Arg(1)
 			sh := ctx.Shard(key)
 			a := sh.Arena()
@@ -33,7 +33,7 @@ func collectionRows() []*command.Command {
 			}
 			ctx.W.OK()
 		}},
-		{Name: "tsadd", Arity: -3, Locking: command.LockKeys, Handler: func(ctx *command.Ctx) {
+		{Name: "tsadd", Arity: -3, First: 1, Last: 1, Step: 1, Locking: command.LockKeys, Handler: func(ctx *command.Ctx) {
 			key := ctx.Args.Arg(1)
 			sh := ctx.Shard(key)
 			a := sh.Arena()
@@ -50,7 +50,7 @@ func collectionRows() []*command.Command {
 			}
 			ctx.W.OK()
 		}},
-		{Name: "tencoding", Arity: 2, Locking: command.LockKeys, Handler: func(ctx *command.Ctx) {
+		{Name: "tencoding", Arity: 2, First: 1, Last: 1, Step: 1, Locking: command.LockKeys, Handler: func(ctx *command.Ctx) {
 			key := ctx.Args.Arg(1)
 			sh := ctx.Shard(key)
 			h, _ := sh.LookupLocked(ctx.DB, key)
