@@ -22,7 +22,12 @@ func (w *Writer) SimpleBytes(b []byte) {
 }
 
 // Raw appends bytes already encoded, or not RESP at all (a SYNC's RDB payload).
-func (w *Writer) Raw(p []byte) { w.buf = append(w.buf, p...) }
+func (w *Writer) Raw(p []byte) {
+	if cap(w.buf)-len(w.buf) < len(p) {
+		w.grow(len(p))
+	}
+	w.buf = append(w.buf, p...)
+}
 
 // OK writes +OK.
 func (w *Writer) OK() { w.buf = append(w.buf, "+OK\r\n"...) }
@@ -32,10 +37,20 @@ func (w *Writer) Int(n int64) { w.buf = redcon.AppendInt(w.buf, n) }
 
 // Bulk writes a bulk string, $len CRLF b CRLF, copying b. A nil b is the empty string, not a
 // null: write Null for that.
-func (w *Writer) Bulk(b []byte) { w.buf = redcon.AppendBulk(w.buf, b) }
+func (w *Writer) Bulk(b []byte) {
+	if cap(w.buf)-len(w.buf) < len(b)+bulkOverhead {
+		w.grow(len(b) + bulkOverhead)
+	}
+	w.buf = redcon.AppendBulk(w.buf, b)
+}
 
 // BulkString is Bulk for a string.
-func (w *Writer) BulkString(s string) { w.buf = redcon.AppendBulkString(w.buf, s) }
+func (w *Writer) BulkString(s string) {
+	if cap(w.buf)-len(w.buf) < len(s)+bulkOverhead {
+		w.grow(len(s) + bulkOverhead)
+	}
+	w.buf = redcon.AppendBulkString(w.buf, s)
+}
 
 // BulkInt writes n in decimal as a bulk string ($2 CRLF 42), as Redis's addReplyBulkLongLong.
 func (w *Writer) BulkInt(n int64) {
@@ -85,6 +100,9 @@ func (w *Writer) Verbatim(format, text string) {
 	if !w.resp3() {
 		w.BulkString(text)
 		return
+	}
+	if cap(w.buf)-len(w.buf) < len(text)+4+bulkOverhead {
+		w.grow(len(text) + 4 + bulkOverhead)
 	}
 	w.buf = appendHeader(w.buf, '=', int64(len(text)+4))
 	for i := 0; i < 3; i++ {

@@ -24,6 +24,9 @@ type Writer struct {
 	// (-1 once closed); npending counts the open ones. See deferred.go.
 	deferred []int
 	npending int
+
+	// pool supplies bigger buffers when a reply outgrows buf (pool.go); nil: append.
+	pool BufferPool
 }
 
 // SetProto selects the protocol of the replies written from now on: 2 or 3. Any other value

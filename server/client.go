@@ -132,6 +132,7 @@ func (c *client) attachActiveLocked(l *readinessLoop) {
 		}
 	}
 	a.parser.SetLimits(c.parserLimits())
+	a.w.SetBufferPool((*replyBufferPool)(c.srv))
 	// Big arguments of a connection with an fd go to the clients' arena (and may be adopted);
 	// those of one without stay on the Go heap and are copied.
 	a.parser.SetBigBuffers(nil)
@@ -578,6 +579,8 @@ func (c *client) flush(inline bool) flushResult {
 		c.w.SetBuffer(nil)
 		if cap(buf) == querybuf.SharedBufferSize {
 			c.putReplyBuffer(buf[:cap(buf)])
+		} else {
+			c.srv.bigReplies.Put(buf[:0]) // kept if it is one of its classes
 		}
 	}
 	return res

@@ -25,6 +25,7 @@ import (
 	"github.com/kvserver/kvserver/persist"
 	"github.com/kvserver/kvserver/pubsub"
 	"github.com/kvserver/kvserver/querybuf"
+	"github.com/kvserver/kvserver/resp"
 )
 
 // Versions reported by INFO and HELLO. Clients parse redis_version to decide what they may
@@ -108,6 +109,9 @@ type Server struct {
 	// readPool and replyPool are the shared 16 KiB buffers clients borrow for a read and for a
 	// batch's replies.
 	readPool, replyPool *querybuf.Pool
+	// bigReplies are the buffers a batch's replies grow into past the 16 KiB shared one
+	// (replies.go).
+	bigReplies *resp.BigBuffers
 	// clientArena holds the clients' private query buffers, charged to the clients in
 	// used_memory; clientArenaMu serialises its allocations (a client's own bytes are read and
 	// written under the client's lock only).
@@ -182,6 +186,7 @@ func New(opts Options) (*Server, error) {
 		// Two buffers per P: a goroutine holds one only between its read and its parse.
 		readPool:    querybuf.NewPool(2 * runtime.GOMAXPROCS(0)),
 		replyPool:   querybuf.NewPool(2 * runtime.GOMAXPROCS(0)),
+		bigReplies:  resp.NewBigBuffers(maxIdleBigReplies),
 		clientArena: clientArena,
 		activePool:  make(chan *activeState, activePoolSize),
 	}
