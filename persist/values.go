@@ -3,9 +3,11 @@ package persist
 import (
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/kvserver/kvserver/alloc"
 	"github.com/kvserver/kvserver/hashval"
+	"github.com/kvserver/kvserver/listpack"
 	"github.com/kvserver/kvserver/object"
 	"github.com/kvserver/kvserver/rdb"
 	"github.com/kvserver/kvserver/setval"
@@ -142,4 +144,84 @@ func appendValue(dst []byte, a *alloc.Arena, h alloc.Handle, ent rdb.Entry, comp
 		return dst
 	}
 	panic(fmt.Sprintf("persist: no RDB form for value type %d", object.TypeOf(a, h)))
+}
+
+// NewRecord makes the record of key from a hash or set value that d read (RESTORE: ent as
+// rdb.OpenDump returned it): the blob copied, or the elements read from d one at a time. Bad
+// data (an element that does not read, a duplicate) is rdb.ErrDumpData, a full arena
+// object.ErrOOM; either way nothing is left allocated.
+func NewRecord(a *alloc.Arena, key []byte, d *rdb.Decoder, ent rdb.Entry, expireMs int64) (alloc.Handle, error) {
+	if ent.Type != rdb.TypeHash && ent.Type != rdb.TypeSet {
+		h, err := NewBlobRecord(a, key, ent.Type, ent.Value, expireMs)
+		return h, oomErr(err)
+	}
+	b := NewBuilder(a, key, ent.Type, ent.Len, expireMs)
+	for {
+		var err error
+		if ent.Type == rdb.TypeHash {
+			var f, v []byte
+			if f, v, err = d.NextPair(); err == nil {
+				err = b.AddPair(f, v)
+			}
+		} else {
+			var m []byte
+			if m, err = d.NextMember(); err == nil {
+				err = b.AddMember(m)
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			b.Abort()
+			if err = oomErr(err); err != object.ErrOOM {
+				err = rdb.ErrDumpData
+			}
+			return 0, err
+		}
+	}
+	if h := b.Finish(); h != 0 {
+		return h, nil
+	}
+	return 0, rdb.ErrDumpData
+}
+
+// oomErr makes the type packages' out-of-memory errors object.ErrOOM.
+func oomErr(err error) error {
+	if errors.Is(err, setval.ErrOOM) || errors.Is(err, listpack.ErrNoMemory) {
+		return object.ErrOOM
+	}
+	return err
+}
+
+// EncodeDump returns the DUMP payload of hash or set record h.
+func EncodeDump(a *alloc.Arena, h alloc.Handle) []byte {
+	var scratch [24]byte
+	switch object.TypeOf(a, h) {
+	case object.TypeHash:
+		if blob := hashval.ListpackBlob(a, h); blob != nil {
+			return rdb.EncodeDumpBlob(rdb.TypeHashListpack, blob)
+		}
+		b := rdb.AppendDumpHead(nil, rdb.TypeHash, uint64(hashval.Len(a, h)))
+		hashval.Each(a, h, scratch[:0], func(f, v []byte) bool {
+			b = rdb.AppendElement(rdb.AppendElement(b, f, true), v, true)
+			return true
+		})
+		return rdb.FinishDump(b)
+	case object.TypeSet:
+		if blob := setval.Blob(a, h); blob != nil {
+			typ := byte(rdb.TypeSetListpack)
+			if setval.Encoding(a, h) == object.EncIntset {
+				typ = rdb.TypeSetIntset
+			}
+			return rdb.EncodeDumpBlob(typ, blob)
+		}
+		b := rdb.AppendDumpHead(nil, rdb.TypeSet, uint64(setval.Len(a, h)))
+		setval.Each(a, h, scratch[:0], func(m []byte) bool {
+			b = rdb.AppendElement(b, m, true)
+			return true
+		})
+		return rdb.FinishDump(b)
+	}
+	panic(fmt.Sprintf("persist: no DUMP form for value type %d", object.TypeOf(a, h)))
 }
