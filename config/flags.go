@@ -12,6 +12,7 @@ import (
 var serverFlags = []string{
 	"port", "bind", "unixsocket", "unixsocketperm", "protected-mode", "requirepass", "maxclients",
 	"timeout", "tcp-keepalive", "databases", "hz", "proto-max-bulk-len", "client-query-buffer-limit",
+	"hash-max-listpack-entries", "hash-max-listpack-value",
 	"maxmemory", "maxmemory-policy", "maxmemory-samples", "maxmemory-eviction-tenacity",
 	"lfu-log-factor", "lfu-decay-time", "client-output-buffer-limit", "maxmemory-clients",
 	"loglevel", "logfile", "log-format", "pidfile", "dir",

@@ -3,6 +3,7 @@ package server
 import (
 	"github.com/kvserver/kvserver/command"
 	"github.com/kvserver/kvserver/family/debugfamily"
+	"github.com/kvserver/kvserver/family/hashfamily"
 	"github.com/kvserver/kvserver/family/keyfamily"
 	"github.com/kvserver/kvserver/family/persistfamily"
 	"github.com/kvserver/kvserver/family/serverfamily"
@@ -21,6 +22,7 @@ func (s *Server) commandFamilies() [][]*command.Command {
 		connectionCommands(),
 		s.pubsubCommands(),
 		stringfamily.Commands(),
+		hashfamily.Commands(),
 		s.keyCommands(),
 		serverCommands(),
 		syncCommands(),
