@@ -220,7 +220,7 @@ func inertReason(name string) string {
 		{"lazyfree-", "values are freed at once"}, {"replica-lazy-flush", "no replication yet"},
 		{"active-defrag", "no active defragmentation: the allocator's slabs are size-classed"},
 		{"activedefrag", "no active defragmentation: the allocator's slabs are size-classed"},
-		{"set-max", "no sets yet"}, {"zset-max", "no sorted sets yet"},
+		{"zset-max", "no sorted sets yet"},
 		{"list-", "no lists yet"}, {"stream-", "no streams yet"}, {"hll-", "no HyperLogLog yet"},
 		{"maxmemory-", "no memory limit is enforced yet"},
 		{"acl", "no ACL yet"},

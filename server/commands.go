@@ -7,6 +7,7 @@ import (
 	"github.com/kvserver/kvserver/family/keyfamily"
 	"github.com/kvserver/kvserver/family/persistfamily"
 	"github.com/kvserver/kvserver/family/serverfamily"
+	"github.com/kvserver/kvserver/family/setfamily"
 	"github.com/kvserver/kvserver/family/stringfamily"
 	"github.com/kvserver/kvserver/family/txfamily"
 	"github.com/kvserver/kvserver/info"
@@ -23,6 +24,7 @@ func (s *Server) commandFamilies() [][]*command.Command {
 		s.pubsubCommands(),
 		stringfamily.Commands(),
 		hashfamily.Commands(),
+		setfamily.Commands(),
 		s.keyCommands(),
 		serverCommands(),
 		syncCommands(),

@@ -39,4 +39,8 @@ func digestMixesTTLValue() bool { return !targetRedis }
 // listpack, in insertion order, and turns an intset taking such a member into one; Debian's
 // 7.0.15 has no listpack sets and answers OBJECT ENCODING `hashtable` for them. The file checks
 // 7.2's encodings and order in kvserver-only blocks, 7.0.15's in redis-only ones, and the
-// replies of such sets `sorted` where both run.
+// replies of such sets `sorted` where both run. The STORE forms build their result by the same
+// rules, so strings make a listpack in 7.2 (a hash table in 7.0.15); SPOP with a count that
+// leaves at most a fifth of a hash table keeps the survivors in a new listpack in 7.2 (a hash
+// table in 7.0.15: setval's TestPopKeepsSurvivors, as the reply is random). The kvserver-only
+// blocks were checked against t_set.c of Valkey 8.0.1 (Redis 7.2's rules), not run on 7.2.
