@@ -449,7 +449,8 @@ var (
 // and the footer are ignored, as Redis does; unlike Redis (which reads the value
 // from the whole buffer), a value may not run into the footer, so a crafted
 // payload Redis would accept that way is refused here. Entry's key, expire and
-// access fields are not set.
+// access fields are not set. The decoder reuses its buffers (ReuseBuffers): each
+// element is valid until the next one is read.
 func OpenDump(payload []byte) (d *Decoder, ent Entry, err error) {
 	n := len(payload)
 	if n < 10 {
@@ -471,8 +472,10 @@ func OpenDump(payload []byte) (d *Decoder, ent Entry, err error) {
 	default:
 		return nil, Entry{}, &UnsupportedTypeError{t}
 	}
-	d = NewDecoder(bytes.NewReader(body[1:]))
-	d.hashing, d.dump = false, true
+	// A buffer no larger than the payload, and elements read into reused buffers: RESTORE
+	// copies each into the arena at once.
+	d = &Decoder{r: bufio.NewReaderSize(bytes.NewReader(body[1:]), min(len(body), 64<<10)), aux: map[string]string{}}
+	d.dump, d.ReuseBuffers = true, true
 	ent = Entry{ExpireMs: -1, Idle: -1, Freq: -1}
 	if err := d.readValue(body[0], &ent); err != nil {
 		return nil, Entry{}, ErrDumpData
