@@ -14,8 +14,9 @@ const (
 	spanMask  = spanSize - 1
 
 	// DefaultReserve is the address space an arena reserves when none is asked for: all that a
-	// 31-bit handle in 16-byte units can address. Reserving costs no memory, only address space.
-	DefaultReserve = 32 << 30
+	// 31-bit handle in Quantum (8-byte) units can address, 16 GiB. Reserving costs no memory,
+	// only address space.
+	DefaultReserve = 1 << 31 * Quantum
 	maxSpans       = DefaultReserve >> spanShift
 )
 

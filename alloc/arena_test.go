@@ -64,7 +64,7 @@ func TestSlotsAreReused(t *testing.T) {
 	a := newTestArena(t)
 	h1 := a.Alloc(100)
 	a.Free(h1, 100)
-	h2 := a.Alloc(112) // same class
+	h2 := a.Alloc(104) // same class
 	if h1 != h2 {
 		t.Fatalf("freed slot %#x not reused (got %#x)", h1, h2)
 	}
@@ -75,7 +75,7 @@ func TestSlotsDoNotOverlap(t *testing.T) {
 	const n = 100000 // several spans of the 48-byte class
 	hs := make([]Handle, n)
 	for i := range hs {
-		hs[i] = a.Alloc(40)
+		hs[i] = a.Alloc(44)
 		b := a.Bytes(hs[i], 48)
 		for j := range b {
 			b[j] = byte(i)
@@ -89,7 +89,7 @@ func TestSlotsDoNotOverlap(t *testing.T) {
 		}
 	}
 	for _, h := range hs {
-		a.Free(h, 40)
+		a.Free(h, 44)
 	}
 	if a.Used() != 0 {
 		t.Fatalf("Used = %d", a.Used())
@@ -108,7 +108,7 @@ func TestSlotsDoNotOverlap(t *testing.T) {
 
 func TestReallocSameClassIsNoOp(t *testing.T) {
 	a := newTestArena(t)
-	for _, sizes := range [][2]int{{100, 112}, {200, 220}, {40 << 10, 39 << 10}, {3 << 20, 3<<20 - 100}} {
+	for _, sizes := range [][2]int{{100, 104}, {200, 220}, {40 << 10, 39 << 10}, {3 << 20, 3<<20 - 100}} {
 		h := a.Alloc(sizes[0])
 		before := a.Stats()
 		var nh Handle

@@ -9,11 +9,11 @@
 //
 // # Tiers
 //
-//   - Slab classes up to MaxSlabSize (32 KiB): 16, 32, … 128, then four classes per doubling.
+//   - Slab classes up to MaxSlabSize (32 KiB): 16, 24, 32, … 128, then four classes per doubling.
 //     Slots of one class are carved from 2 MiB spans of an Arena. Each Arena is one range of
 //     address space reserved at start (PROT_NONE) and committed a span at a time; span 0 holds
 //     the span headers, so the Go heap holds O(1) per arena. A slab Handle is the slot's offset
-//     in 16-byte units, so it is only meaningful with its arena.
+//     in 8-byte units, so it is only meaningful with its arena.
 //   - Large objects above 32 KiB: page runs up to MaxRunSize (2 MiB, same four-per-doubling
 //     classes) from one reserved range, and a mapping each above, resized with mremap (no bytes
 //     copied). A large Handle is an id in the process-wide large-object table: the address may

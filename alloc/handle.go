@@ -2,8 +2,8 @@ package alloc
 
 // Handle names an allocation. The zero Handle names nothing.
 //
-// A slab handle is the allocation's offset in its arena in Quantum (16-byte) units, so 31 bits
-// address 32 GiB per arena; which arena is known to the holder (a shard's records live in the
+// A slab handle is the allocation's offset in its arena in Quantum (8-byte) units, so 31 bits
+// address 16 GiB per arena; which arena is known to the holder (a shard's records live in the
 // shard's arena). A large handle has the top bit set and the low 31 bits index the process-wide
 // large-object table: the address of a large object may move (mremap), its handle never does.
 type Handle uint32

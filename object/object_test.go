@@ -71,7 +71,7 @@ func TestTheTargetRecord(t *testing.T) {
 		t.Fatal("key or value read back wrong")
 	}
 	h2, _ := SetExpire(a, h, 1234)
-	if Size(a, h2) != 128 || EncodingOf(a, h2) != EncEmbstr {
+	if Size(a, h2) != 120 || EncodingOf(a, h2) != EncEmbstr {
 		t.Fatalf("with expire: %d bytes, %s", Size(a, h2), EncodingOf(a, h2).Name())
 	}
 	if ms, ok := Expire(a, h2); !ok || ms != 1234 || !bytes.Equal(Value(a, h2, nil), val) {
@@ -85,21 +85,24 @@ func TestTheTargetRecord(t *testing.T) {
 
 func TestExpireSlotReservedWhenTheClassHasRoom(t *testing.T) {
 	a := newArena(t)
-	key := []byte("user:1000")
-	// 8 + 9 + 60 = 77 bytes → 80 class: 3 spare, no slot. 8 + 9 + 40 = 57 → 64: 7 spare.
-	// 8 + 9 + 30 = 47 → 48: 1 spare. 8 + 9 + 20 = 37 → 48: 11 spare: slot.
+	short, long := []byte("user:1000"), bytes.Repeat([]byte{'k'}, 140)
+	// Below 128 bytes the classes step by 8, so no record has 8 spare bytes: 8 + 9 + 20 = 37 →
+	// 40 and 8 + 9 + 70 = 87 → 88 move when they get an expire. Above, the classes step by
+	// 32: a 140-byte key with a raw value is 8 + 140 + 4 = 152 → 160, 8 spare: slot; a 145-byte
+	// key is 157 → 160 and a 180-byte key 192 → 192: no room, they move.
 	for _, c := range []struct {
+		key    []byte
 		valLen int
 		inSlot bool
-	}{{60, false}, {40, false}, {30, false}, {20, true}, {70, true}} {
-		h, _ := NewString(a, key, bytes.Repeat([]byte{'v'}, c.valLen), 0, WriteSet)
+	}{{short, 20, false}, {short, 70, false}, {long, 200, true}, {bytes.Repeat([]byte{'k'}, 145), 200, false}, {bytes.Repeat([]byte{'k'}, 180), 200, false}} {
+		h, _ := NewString(a, c.key, bytes.Repeat([]byte{'v'}, c.valLen), 0, WriteSet)
 		before := Size(a, h)
 		nh, err := SetExpire(a, h, 99)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if (nh == h) != c.inSlot {
-			t.Errorf("value %d bytes: moved %v, want in place %v", c.valLen, nh != h, c.inSlot)
+			t.Errorf("key %d, value %d bytes (record %d): moved %v, want in place %v", len(c.key), c.valLen, before, nh != h, c.inSlot)
 		}
 		if c.inSlot && Size(a, nh) != before {
 			t.Errorf("value %d bytes: size changed %d → %d", c.valLen, before, Size(a, nh))
