@@ -34,7 +34,8 @@ func openTable(a *alloc.Arena, root alloc.Handle) htable.Table {
 func Len(a *alloc.Arena, rec alloc.Handle) int {
 	enc, root := object.Root(a, rec)
 	if enc == object.EncListpack {
-		return listpack.FromHandle(root).Len(a) / 2
+		// The pure count: a read must not write (a listpack of unknown count is walked).
+		return listpack.Len(listpack.FromHandle(root).Bytes(a)) / 2
 	}
 	t := openTable(a, root)
 	return int(t.Len())

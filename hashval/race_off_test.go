@@ -1,0 +1,6 @@
+//go:build !race
+
+package hashval
+
+// raceOn: the race detector is off.
+const raceOn = false
