@@ -22,6 +22,7 @@ var serverFlags = []string{
 	"enable-debug-command", "enable-protected-configs", "shutdown-timeout",
 	"slowlog-log-slower-than", "slowlog-max-len", "latency-monitor-threshold", "latency-tracking",
 	"latency-tracking-info-percentiles", "notify-keyspace-events",
+	"set-max-intset-entries", "set-max-listpack-entries", "set-max-listpack-value",
 }
 
 func enumList(vs []EnumValue) string {

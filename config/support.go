@@ -91,6 +91,9 @@ var acted = map[string]string{
 	"shutdown-on-sigterm":               "what SIGTERM does: default (save if save points exist), save, nosave, force",
 	"shutdown-on-sigint":                "what SIGINT does: default (save if save points exist), save, nosave, force",
 	"notify-keyspace-events":            "keyspace notification classes (K E g $ l s h z x e t m d n A) published to __keyspace@<db>__:<key> and __keyevent@<db>__:<event>",
+	"set-max-intset-entries":            "an intset (a set of integers) with more members becomes a hash table (never back)",
+	"set-max-listpack-entries":          "a small set of strings is a listpack up to this many members, then a hash table (never back)",
+	"set-max-listpack-value":            "a set with a longer member is not a listpack: it becomes a hash table (never back)",
 }
 
 // refused lists the directives refused at any value but their default, with what is missing.

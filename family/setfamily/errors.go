@@ -15,7 +15,6 @@ const (
 	errNumkeys        replyerr.Error = "ERR numkeys should be greater than 0"
 	errNumkeysArgs    replyerr.Error = "ERR Number of keys can't be greater than number of args"
 	errLimitNegative  replyerr.Error = "ERR LIMIT can't be negative"
-	errBadCursor      replyerr.Error = "ERR invalid cursor"
 )
 
 // replyError is the reply for an error of the keyspace or of setval: out of memory is
