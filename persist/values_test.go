@@ -307,3 +307,32 @@ func BenchmarkLoadBigCollections(b *testing.B) {
 		b.StartTimer()
 	}
 }
+
+// BenchmarkLoadSmallHashes loads a file of 100,000 hashes hs:<i> of 10 fields f0…f9 with
+// 16-byte values (the shape): listpack blobs, validated and copied.
+func BenchmarkLoadSmallHashes(b *testing.B) {
+	var ents [][]byte
+	value := strings.Repeat("v", 16)
+	for i := range 100000 {
+		lp := listpack.NewSlice(0)
+		for f := range 10 {
+			lp, _ = listpack.AppendSlice(lp, []byte(fmt.Sprint("f", f)))
+			lp, _ = listpack.AppendSlice(lp, []byte(value))
+		}
+		ents = append(ents, rdb.AppendBlob(nil, rdb.Entry{Key: fmt.Appendf(nil, "hs:%d", i), ExpireMs: -1, Idle: -1, Freq: -1}, rdb.TypeHashListpack, lp, true))
+	}
+	data := rdbFile(ents...)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		ks := newKS(b)
+		b.StartTimer()
+		if _, err := Load(ks, bytes.NewReader(data), LoadOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		ks.Close()
+		b.StartTimer()
+	}
+}

@@ -1,6 +1,7 @@
 package rdb
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -53,7 +54,7 @@ func (d *Decoder) readValue(t byte, ent *Entry) error {
 	}
 	switch t {
 	case TypeHashListpack, TypeSetListpack:
-		if listpack.ValidateDups(blob, t == TypeHashListpack) != nil {
+		if validateDups(blob, t == TypeHashListpack) != nil {
 			return fmt.Errorf("%w: %s listpack integrity check failed", ErrCorrupt, typeName(t))
 		}
 		n := uint64(listpack.Len(blob))
@@ -191,5 +192,68 @@ func (d *Decoder) drain() error {
 		}
 	}
 	*e = elemState{}
+	return nil
+}
+
+// smallDupCheck is the most fields (or members) whose duplicates validateDups looks for by
+// comparing each with those before it: up to there that is cheaper than ValidateDups's Go map
+// (a map and a string per element, for every small hash of a file).
+const smallDupCheck = 32
+
+// validateDups is listpack.ValidateDups (deep validation, an even count for pairs, no field or
+// member twice), without a map for a small listpack.
+func validateDups(lp []byte, pairs bool) error {
+	if err := listpack.Validate(lp, true, nil); err != nil {
+		return err
+	}
+	n := listpack.Len(lp)
+	if pairs {
+		if n%2 != 0 {
+			return listpack.ErrCorrupt
+		}
+		n /= 2
+	}
+	if n > smallDupCheck {
+		return listpack.ValidateDups(lp, pairs)
+	}
+	// Each field against those before it, as views and integers on the stack: equal when
+	// both are integers of one value or strings of the same bytes, or (only in a listpack
+	// not written by Redis) a string that is an integer's canonical decimal form.
+	type elem struct {
+		s     []byte
+		v     int64
+		isInt bool
+	}
+	var elems [smallDupCheck]elem
+	k := 0
+	for p := listpack.First(lp); p >= 0; p = listpack.Next(lp, p) {
+		e := &elems[k]
+		e.s, e.v, e.isInt = listpack.Get(lp, p)
+		for j := range k {
+			o := &elems[j]
+			switch {
+			case e.isInt && o.isInt:
+				if e.v == o.v {
+					return listpack.ErrCorrupt
+				}
+			case !e.isInt && !o.isInt:
+				if bytes.Equal(e.s, o.s) {
+					return listpack.ErrCorrupt
+				}
+			default:
+				str, n := e.s, o.v
+				if e.isInt {
+					str, n = o.s, e.v
+				}
+				if v, ok := listpack.StringToInt64(str); ok && v == n {
+					return listpack.ErrCorrupt
+				}
+			}
+		}
+		k++
+		if pairs {
+			p = listpack.Next(lp, p)
+		}
+	}
 	return nil
 }

@@ -664,3 +664,71 @@ func FuzzOldHashEncodings(f *testing.F) {
 		}
 	})
 }
+
+// lpForced builds a listpack whose entries prefixed "s:" are stored as strings even when they
+// are integers (what Redis never writes, a crafted payload may): "s:12" is the string "12".
+func lpForced(elems ...string) []byte {
+	lp := listpack.NewSlice(0)
+	for _, e := range elems {
+		if rest, ok := strings.CutPrefix(e, "s:"); ok && len(rest) < 64 {
+			// A 6-bit string entry: encoding, data, back-length (one byte below 128).
+			body := append([]byte{0x80 | byte(len(rest))}, rest...)
+			body = append(body, byte(len(body)))
+			lp = append(lp[:len(lp)-1], append(body, listpack.EOF)...)
+			binary.LittleEndian.PutUint32(lp, uint32(len(lp)))
+			binary.LittleEndian.PutUint16(lp[4:], binary.LittleEndian.Uint16(lp[4:])+1)
+			continue
+		}
+		lp, _ = listpack.AppendSlice(lp, []byte(e))
+	}
+	return lp
+}
+
+// validateDups agrees with listpack.ValidateDups, on both sides of its small-listpack path.
+func TestValidateDups(t *testing.T) {
+	cases := []struct {
+		pairs bool
+		elems []string
+		ok    bool
+	}{
+		{true, []string{"a", "1", "b", "1"}, true},
+		{true, []string{"a", "1", "a", "2"}, false},
+		{true, []string{"12", "x", "s:12", "y"}, false},
+		{true, []string{"s:12", "x", "12", "y"}, false},
+		{true, []string{"s:012", "x", "12", "y"}, true},
+		{true, []string{"-5", "x", "s:-5", "y"}, false},
+		{true, []string{"a", "1", "b"}, false},
+		{false, []string{"1", "2", "s:1"}, false},
+		{false, []string{"x", "y", "x"}, false},
+		{false, []string{"x", "y", "z", "100000", "-100000"}, true},
+	}
+	for i, c := range cases {
+		lp := lpForced(c.elems...)
+		if (validateDups(lp, c.pairs) == nil) != c.ok || (listpack.ValidateDups(lp, c.pairs) == nil) != c.ok {
+			t.Errorf("case %d %q: ours %v, listpack's %v", i, c.elems, validateDups(lp, c.pairs), listpack.ValidateDups(lp, c.pairs))
+		}
+	}
+	// Past smallDupCheck: the map path, with a duplicate at the end or none.
+	var many []string
+	for i := range smallDupCheck + 5 {
+		many = append(many, fmt.Sprint("f", i), "v")
+	}
+	if validateDups(lpForced(many...), true) != nil {
+		t.Error("distinct fields refused")
+	}
+	if validateDups(lpForced(append(many, "f3", "v")...), true) == nil {
+		t.Error("duplicate field accepted")
+	}
+}
+
+func FuzzValidateDups(f *testing.F) {
+	f.Add([]byte("a\x001\x00s:1\x00b"), true)
+	f.Add([]byte("12\x00s:12"), false)
+	f.Fuzz(func(t *testing.T, data []byte, pairs bool) {
+		lp := lpForced(strings.Split(string(data), "\x00")...)
+		if (validateDups(lp, pairs) == nil) != (listpack.ValidateDups(lp, pairs) == nil) {
+			t.Fatalf("%q pairs %v: ours %v, listpack's %v", data, pairs, validateDups(lp, pairs), listpack.ValidateDups(lp, pairs))
+		}
+		validateDups(data, pairs) // raw bytes: no panic
+	})
+}
