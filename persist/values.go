@@ -48,7 +48,8 @@ type Builder struct {
 	a        *alloc.Arena
 	key      []byte
 	typ      byte
-	hint     int
+	n        uint64 // the count announced
+	hint     int    // n, bounded
 	expireMs int64
 	h        alloc.Handle
 }
@@ -57,7 +58,7 @@ type Builder struct {
 // announced (a size hint), expireMs as NewBlobRecord's. key must stay valid until the first
 // element is added.
 func NewBuilder(a *alloc.Arena, key []byte, typ byte, n uint64, expireMs int64) Builder {
-	return Builder{a: a, key: key, typ: typ, hint: int(min(n, maxSizeHint)), expireMs: expireMs}
+	return Builder{a: a, key: key, typ: typ, n: n, hint: int(min(n, maxSizeHint)), expireMs: expireMs}
 }
 
 // AddPair adds a field and its value to a hash; a field seen before is ErrDuplicateElement.
@@ -80,11 +81,19 @@ func (b *Builder) AddPair(field, value []byte) error {
 	return err
 }
 
-// AddMember adds a member to a set, which takes the encoding Redis's setTypeCreate picks for
-// the first member and the announced count; a member seen before is ErrDuplicateElement.
+// AddMember adds a member to a set. As rdbLoadObject, a set announcing more members than
+// set-max-intset-entries is a hash table from the start; else it starts as setTypeCreate picks
+// for the first member and the count (an intset, or a listpack for a string within the
+// listpack limits), and converts as members come. A member seen before is ErrDuplicateElement.
 func (b *Builder) AddMember(m []byte) error {
 	if b.h == 0 {
-		h, err := setval.New(b.a, b.key, m, b.hint, b.expireMs)
+		var h alloc.Handle
+		var err error
+		if intsetMax, _, _ := setval.Limits(); b.n > uint64(max(intsetMax, 0)) {
+			h, err = setval.NewEncoded(b.a, b.key, object.EncHashtable, b.expireMs)
+		} else {
+			h, err = setval.New(b.a, b.key, m, b.hint, b.expireMs)
+		}
 		if err != nil {
 			return err
 		}

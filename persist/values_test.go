@@ -336,3 +336,27 @@ func BenchmarkLoadSmallHashes(b *testing.B) {
 		b.StartTimer()
 	}
 }
+
+// A type-2 set announcing more members than set-max-intset-entries is a hash table from the
+// start (rdbLoadObject), even when its members would fit a listpack.
+func TestLoadSetOverIntsetLimit(t *testing.T) {
+	setval.SetLimits(10, 128, 64)
+	t.Cleanup(func() { setval.SetLimits(512, 128, 64) })
+	var m []string
+	for i := range 50 {
+		m = append(m, fmt.Sprint("m", i))
+	}
+	ks := newKS(t)
+	data := rdbFile(elems(rdb.TypeSet, "over", 50, m...), elems(rdb.TypeSet, "under", 5, m[:5]...),
+		elems(rdb.TypeSet, "ints", 10, "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"))
+	if _, err := Load(ks, bytes.NewReader(data), LoadOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"over": "set/hashtable", "under": "set/listpack", "ints": "set/intset"}
+	for _, d := range describe(ks) {
+		f := strings.Fields(d)
+		if enc := strings.Split(f[2], "@")[0]; want[f[1]] != enc {
+			t.Errorf("%s: %s, want %s", f[1], enc, want[f[1]])
+		}
+	}
+}
