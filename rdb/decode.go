@@ -416,7 +416,8 @@ func (d *Decoder) finish() error {
 }
 
 // Decode reads a whole RDB file from r, calling fn for each entry; an error
-// from fn stops decoding and is returned.
+// from fn stops decoding and is returned. The elements of a hash or set stored
+// as elements (TypeHash, TypeSet) are skipped: a Decoder reads them.
 func Decode(r io.Reader, fn func(Entry) error) error {
 	d := NewDecoder(r)
 	for {
