@@ -437,3 +437,24 @@ func TestSnapshotCollectionsUnderWrites(t *testing.T) {
 		t.Fatalf("the file has %d keys, the instant %d", len(got), len(want))
 	}
 }
+
+// A hash or set whose expire has passed is skipped whole, elements and all, and counted; an
+// empty one is skipped as empty first (Redis's RDB_LOAD_ERR_EMPTY_KEY), not counted as expired.
+func TestLoadSkipsExpiredCollections(t *testing.T) {
+	old := rdb.Entry{Key: []byte("old"), ExpireMs: 1000, Idle: -1, Freq: -1}
+	b := rdb.AppendCollection(nil, old, rdb.TypeHash, 600, true)
+	for i := range 600 {
+		b = rdb.AppendElement(rdb.AppendElement(b, []byte(fmt.Sprint("f", i)), true), []byte("v"), true)
+	}
+	old.Key = []byte("oldset")
+	s := rdb.AppendBlob(nil, old, rdb.TypeSetListpack, listpack.NewSlice(0), true) // empty too
+	data := rdbFile(b, elems(rdb.TypeSet, "live", 2, "a", "b"), s)
+	ks := newKS(t)
+	res, err := Load(ks, bytes.NewReader(data), LoadOptions{Now: func() int64 { return 2000 }})
+	if err != nil || res.Keys != 1 || res.Expired != 1 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if got := describe(ks); len(got) != 1 || !strings.Contains(got[0], "live set/listpack@0: a,b") {
+		t.Fatalf("%v", got)
+	}
+}
