@@ -39,6 +39,7 @@ type LoadOptions struct {
 type LoadResult struct {
 	Keys    int64             // keys loaded
 	Expired int64             // keys skipped because their expire had passed
+	Empty   int64             // empty hashes and sets skipped, as Redis skips them
 	Version int               // the file's RDB version
 	Aux     map[string]string // its AUX fields
 }
@@ -182,7 +183,7 @@ func Load(ks *keyspace.Keyspace, r io.Reader, opt LoadOptions) (LoadResult, erro
 	}
 	wg.Wait()
 	res.Keys = loaded.Load()
-	res.Version, res.Aux = d.Version(), d.Aux()
+	res.Version, res.Aux, res.Empty = d.Version(), d.Aux(), d.EmptyKeys
 	if p := firstErr.Load(); p != nil {
 		return res, *p
 	}

@@ -451,7 +451,7 @@ func TestLoadSkipsExpiredCollections(t *testing.T) {
 	data := rdbFile(b, elems(rdb.TypeSet, "live", 2, "a", "b"), s)
 	ks := newKS(t)
 	res, err := Load(ks, bytes.NewReader(data), LoadOptions{Now: func() int64 { return 2000 }})
-	if err != nil || res.Keys != 1 || res.Expired != 1 {
+	if err != nil || res.Keys != 1 || res.Expired != 1 || res.Empty != 1 {
 		t.Fatalf("%+v %v", res, err)
 	}
 	if got := describe(ks); len(got) != 1 || !strings.Contains(got[0], "live set/listpack@0: a,b") {
