@@ -5,6 +5,7 @@ import (
 	"github.com/kvserver/kvserver/keyspace"
 	"github.com/kvserver/kvserver/object"
 	"github.com/kvserver/kvserver/querybuf"
+	"github.com/kvserver/kvserver/replyerr"
 )
 
 // The keyspace operations every family shares, as Redis's db.c: a read lookup that counts hits
@@ -59,4 +60,44 @@ func (ctx *Ctx) SetStringAt(sh *keyspace.Shard, key, val []byte, expireAt, now i
 		return nil
 	}
 	return ctx.SetString(sh, key, val, expireAt)
+}
+
+// LookupReadType is Redis's lookupKeyRead followed by checkType: key's record when it holds a
+// value of type t; found false for a missing key; replyerr.WrongType (found true) for a key of
+// another type. Callers check err first.
+func (ctx *Ctx) LookupReadType(sh *keyspace.Shard, key []byte, t object.Type) (rec alloc.Handle, found bool, err error) {
+	h, found := ctx.LookupRead(sh, key)
+	return checkType(sh, h, found, t)
+}
+
+// LookupWriteType is LookupReadType for a command that changes the value in place (Redis's
+// lookupKeyWrite): a running snapshot writes the record first.
+func (ctx *Ctx) LookupWriteType(sh *keyspace.Shard, key []byte, t object.Type) (rec alloc.Handle, found bool, err error) {
+	h, found := ctx.LookupWrite(sh, key)
+	return checkType(sh, h, found, t)
+}
+
+func checkType(sh *keyspace.Shard, h alloc.Handle, found bool, t object.Type) (alloc.Handle, bool, error) {
+	if !found {
+		return 0, false, nil
+	}
+	if object.TypeOf(sh.Arena(), h) != t {
+		return 0, true, replyerr.WrongType
+	}
+	return h, true, nil
+}
+
+// ReplyKeyInt answers a command that reads one integer from key's value of type t (HLEN,
+// SCARD, HEXISTS…): WRONGTYPE for another type, 0 for a missing key, else fn of the record.
+func (ctx *Ctx) ReplyKeyInt(key []byte, t object.Type, fn func(a *alloc.Arena, rec alloc.Handle) int64) {
+	sh := ctx.Shard(key)
+	rec, found, err := ctx.LookupReadType(sh, key, t)
+	switch {
+	case err != nil:
+		ctx.W.Error(err.Error())
+	case !found:
+		ctx.W.Int(0)
+	default:
+		ctx.W.Int(fn(sh.Arena(), rec))
+	}
 }

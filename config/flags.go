@@ -22,6 +22,7 @@ var serverFlags = []string{
 	"enable-debug-command", "enable-protected-configs", "shutdown-timeout",
 	"slowlog-log-slower-than", "slowlog-max-len", "latency-monitor-threshold", "latency-tracking",
 	"latency-tracking-info-percentiles", "notify-keyspace-events",
+	"lazyfree-lazy-user-del", "lazyfree-lazy-user-flush", "lazyfree-lazy-server-del", "lazyfree-lazy-expire",
 	"set-max-intset-entries", "set-max-listpack-entries", "set-max-listpack-value",
 }
 

@@ -27,13 +27,12 @@
 // object: AllocSize is exactly what the allocations are charged.
 //
 // Measured (TestMemoryPerElement, in a one-shard keyspace, key table included): one hash of
-// 1,000,000 fields `field:%010d` with 32-byte values costs 72.8 bytes per field — a 50-byte
-// entry in a 64-byte slot plus 8.8 of table — against the issue's 72; 100,000 hashes of ten
-// fields with 16-byte values cost 295.6 bytes per hash — a 227-byte listpack in a 256-byte
-// slot, a 32-byte record, 8.8 of key table — against 290. Both are set by the allocator's size
-// classes: 8-byte classes below 128 bytes would make the entry's slot 56 bytes (64.8 per
-// field); a listpack embedded in a small record would save the record's own slot and share
-// one rounding (about 30 bytes per hash), at the cost of a record that moves as the hash grows.
+// 1,000,000 fields `field:%010d` with 32-byte values costs 64.8 bytes per field — a 50-byte
+// entry in a 56-byte slot (alloc's 8-byte classes below 128) plus 8.8 of table — against the
+// issue's 72; 100,000 hashes of ten fields with 16-byte values cost 287.6 bytes per hash — a
+// 227-byte listpack in a 256-byte slot, a 24-byte record, 8.8 of key table — against 290. A
+// listpack embedded in a small record would save the record's own slot and share one rounding
+// (about 20 bytes per hash), at the cost of a record that moves as the hash grows.
 //
 // # Validity
 //

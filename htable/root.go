@@ -1,6 +1,7 @@
 package htable
 
 import (
+	"math/bits"
 	"unsafe"
 
 	"github.com/kvserver/kvserver/alloc"
@@ -51,4 +52,73 @@ func (t *Table) Destroy(fn func(h alloc.Handle)) {
 	t.Clear(fn)
 	t.arena.Free(t.root, headerSize)
 	*t = Table{}
+}
+
+// DestroyStep is Destroy done a bounded amount at a time, for a table too big to free in one
+// go (lazy freeing: UNLINK of a big hash frees it over several cron ticks). Each call does
+// about budget units of work — an entry handed to fn, or a bucket passed, is one unit — freeing
+// the child buckets it emptied and each segment of an array as soon as it has passed it, so the
+// arena's charge falls step by step. It reports whether the table is gone: then its header is
+// freed too, and neither the view nor the root handle may be used again.
+//
+// Once DestroyStep has been called the table is being destroyed: nothing but DestroyStep, Len
+// (the entries not yet handed to fn) and Bytes (what it still holds) may use it, through this
+// view or a new one (Open). fn must not use the table. A resize in progress is abandoned: a new
+// array still being cleared is freed at once (it holds no entry), and during the moving phase
+// the old array is passed from where the resize stopped, then the new one.
+func (t *Table) DestroyStep(fn func(h alloc.Handle), budget int) (done bool) {
+	if t.root == 0 {
+		panic("htable: DestroyStep of a table not rooted in the arena")
+	}
+	if t.Resizing() && !t.Moving() {
+		t.freeArray(1)
+		t.hdr.zeroed = 0
+	}
+	// The walk's cursor is rehashIdx in ht[0]: during a moving phase the buckets below it are
+	// already empty, and outside a resize it starts at 0. Passing a bucket is rehashPassed, so
+	// finished segments are freed as a resize frees them.
+	for budget > 0 && t.hdr.ht[0].size != 0 {
+		arr := &t.hdr.ht[0]
+		if t.hdr.rehashIdx < arr.size {
+			budget -= 1 + t.destroyChain(t.at(0, t.hdr.rehashIdx), fn)
+			t.rehashPassed()
+		}
+		if t.hdr.rehashIdx == arr.size {
+			t.freeArray(0)
+			t.swapArrays() // the moving phase's new array, or none
+			t.hdr.rehashIdx, t.hdr.zeroed = 0, 0
+		}
+	}
+	if t.hdr.ht[0].size != 0 {
+		return false
+	}
+	if invariantsOn && (t.hdr.children != 0 || t.hdr.count.Load() != 0) {
+		panic("htable: DestroyStep finished with entries or child buckets left")
+	}
+	t.arena.Free(t.root, headerSize)
+	*t = Table{}
+	return true
+}
+
+// destroyChain hands every entry of the chain at head to fn, frees the chain's child buckets
+// and leaves head empty. It returns the number of entries.
+func (t *Table) destroyChain(head *bucket, fn func(h alloc.Handle)) int {
+	n := 0
+	for b, cur := head, alloc.Handle(0); ; {
+		for m := b.presence; m != 0; m &= m - 1 {
+			fn(b.handles[bits.TrailingZeros16(m)])
+			n++
+		}
+		next := b.child()
+		if cur != 0 {
+			t.freeBucket(cur)
+		}
+		if next == 0 {
+			break
+		}
+		cur, b = next, t.bucketAt(next)
+	}
+	head.presence, head.chained = 0, 0
+	t.hdr.count.Store(t.hdr.count.Load() - int64(n))
+	return n
 }

@@ -173,3 +173,89 @@ func TestRootedHeaderBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestRootedDestroyStep destroys tables a bounded amount at a time — idle, in a resize's zeroing
+// phase, in its moving phase, and (without -race) with an array of several segments — opening
+// a new view for each step as lazy freeing does. After every step the arena holds exactly the
+// table's remaining Bytes and the entries not yet handed to fn; fn sees every entry once, no
+// step hands out much more than its budget, and at the end the arena is back to zero.
+func TestRootedDestroyStep(t *testing.T) {
+	cases := []struct {
+		name   string
+		budget int
+		until  func(th *tableHarness, i int) bool
+	}{
+		{"idle", 100, func(th *tableHarness, i int) bool { return i == 5000 }},
+		{"zeroing", 100, func(th *tableHarness, i int) bool {
+			return th.tab.Resizing() && !th.tab.Moving() && th.tab.hdr.ht[1].size >= 1024
+		}},
+		{"moving", 100, func(th *tableHarness, i int) bool {
+			return th.tab.Moving() && th.tab.hdr.rehashIdx > 16 && th.tab.hdr.ht[0].size >= 512
+		}},
+		{"one entry", 100, func(th *tableHarness, i int) bool { return i == 1 }},
+		{"empty", 100, func(th *tableHarness, i int) bool { return i == 0 }},
+	}
+	if !raceEnabled {
+		cases = append(cases, struct {
+			name   string
+			budget int
+			until  func(th *tableHarness, i int) bool
+		}{"segments", 20_000, func(th *tableHarness, i int) bool {
+			return i >= 500_000 && !th.tab.Resizing()
+		}})
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			th := newRootedHarness(t)
+			for i := 0; !c.until(th, i); i++ {
+				th.insert(key(i))
+			}
+			if c.name == "idle" {
+				for th.tab.Rehash(1 << 20) {
+				}
+			}
+			n := len(th.model)
+			left := make(map[alloc.Handle]bool, n)
+			for _, h := range th.model {
+				left[h] = true
+			}
+			steps := 0
+			for done := false; !done; steps++ {
+				tab := Open(th.a, entryField, th.root)
+				calls := 0
+				done = tab.DestroyStep(func(h alloc.Handle) {
+					if !left[h] {
+						t.Fatalf("entry %d handed out twice, or unknown", h)
+					}
+					delete(left, h)
+					th.recs -= int64(alloc.UsableSize(entrySize(entryField(th.a, h), entryValue(th.a, h))))
+					freeEntry(th.a, h)
+					calls++
+				}, c.budget)
+				if calls > c.budget+3*bucketSlots {
+					t.Fatalf("step %d handed out %d entries, budget %d", steps, calls, c.budget)
+				}
+				if done {
+					break
+				}
+				tab = Open(th.a, entryField, th.root)
+				if tab.Len() != int64(len(left)) {
+					t.Fatalf("step %d: Len %d, %d entries left", steps, tab.Len(), len(left))
+				}
+				if used, want := th.a.Used(), tab.Bytes()+th.recs; used != want {
+					t.Fatalf("step %d: arena uses %d, table %d + entries %d", steps, used, tab.Bytes(), th.recs)
+				}
+			}
+			if len(left) != 0 {
+				t.Fatalf("%d entries never handed out", len(left))
+			}
+			if used := th.a.Used(); used != 0 {
+				t.Fatalf("arena uses %d bytes after the last step", used)
+			}
+			if n > 10*c.budget && steps < n/(2*c.budget) {
+				t.Fatalf("%d entries destroyed in %d steps of budget %d", n, steps, c.budget)
+			}
+			t.Logf("%d entries, %d steps", n, steps)
+		})
+	}
+}

@@ -56,10 +56,10 @@ func writeMemory(e *env, f fields) bool {
 	f.int("mem_aof_buffer", 0)
 	f.str("mem_allocator", "kvserver-slab-"+alloc.Backend)
 	f.int("active_defrag_running", 0)
-	// Values are freed at once (the lazyfree directives are inert): nothing is pending or was
-	// freed in the background.
-	f.int("lazyfree_pending_objects", 0)
-	f.int("lazyfreed_objects", 0)
+	// Big hashes and sets deleted lazily (UNLINK, FLUSHALL ASYNC, the lazyfree-* directives)
+	// wait in their shard's queue until the cron has freed them (keyspace/lazyfree.go).
+	f.int("lazyfree_pending_objects", e.ks.LazyFreePending())
+	f.int("lazyfreed_objects", e.ks.LazyFreed())
 	f.int("used_memory_go_runtime", m.GoRuntime)
 	return true
 }

@@ -46,6 +46,13 @@
 // (UsedMemory) is exact. The Go heap holds O(shards × databases) structs. Flushing a database
 // gives all of its memory back.
 //
+// # Lazy freeing
+//
+// A deleted hash or set kept as a table of more than LazyFreeThreshold entries may leave its
+// table at once and be freed later, a bounded amount per cron step under its shard's lock
+// (lazyfree.go): UNLINK, FLUSHALL/FLUSHDB ASYNC, and the deletes the lazyfree-* options name.
+// Its record is freed at once; only the value's root waits in a small per-shard queue.
+//
 // # Time
 //
 // The keyspace reads time from the clock function it was given (unix ms); tests pass a fake one

@@ -58,7 +58,7 @@ func (s *Shard) expireEntry(db int, d *database, e ttlEntry) bool {
 	d.keys.DeleteAt(p)
 	s.noteExpired(db, object.Key(s.arena, h))
 	s.touchWatched(db, object.Key(s.arena, h), false)
-	object.Free(s.arena, h)
+	s.freeRecord(h, s.ks.lazy.expire.Load())
 	return true
 }
 

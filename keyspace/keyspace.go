@@ -26,6 +26,10 @@ type Keyspace struct {
 	snapPending atomic.Int64
 	// notify is the NotifyClass notify-keyspace-events enables, 0 when none is sent (events.go).
 	notify atomic.Uint32
+	// lazy is the lazyfree-* options; lazyFreedBase is lazyfreed_objects at the last
+	// CONFIG RESETSTAT (lazyfree.go).
+	lazy          lazyConfig
+	lazyFreedBase atomic.Int64
 	// onExpired publishes an `expired` event, with no lock held (SetOnExpired); set before use.
 	onExpired func(db int, key []byte)
 }

@@ -33,7 +33,7 @@ func (s *Shard) RandomKeyLocked(db int) (alloc.Handle, bool) {
 		s.removeAt(d, p, hash)
 		s.noteExpired(db, key)
 		s.touchWatched(db, key, false)
-		object.Free(s.arena, h)
+		s.freeRecord(h, s.ks.lazy.expire.Load())
 	}
 }
 

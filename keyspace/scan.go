@@ -27,7 +27,7 @@ func (s *Shard) ScanLocked(db int, cursor uint64, fn func(h alloc.Handle)) uint6
 					s.removeAt(d, p, hash)
 					s.noteExpired(db, key)
 					s.touchWatched(db, key, false)
-					object.Free(s.arena, h)
+					s.freeRecord(h, s.ks.lazy.expire.Load())
 				}
 				continue
 			}

@@ -63,6 +63,9 @@ type Shard struct {
 	// watch is the shard's WATCHed keys, touched at each write point (watch.go).
 	watch watchTable
 
+	// lazy is the shard's values waiting to be freed (lazyfree.go).
+	lazy lazyQueue
+
 	_ [64]byte
 }
 
@@ -137,8 +140,8 @@ func (s *Shard) LookupFlagsLocked(db int, key []byte, flags LookupFlags) (alloc.
 	if when, has := object.Expire(s.arena, h); has && flags&LookupNoExpire == 0 && expired(when, s.ks.Now()) {
 		s.removeAt(d, p, hash)
 		s.noteExpired(db, key)
-		object.Free(s.arena, h)
 		s.touchWatched(db, key, false)
+		s.freeRecord(h, s.ks.lazy.expire.Load())
 		return 0, false
 	}
 	if flags&LookupForWrite != 0 {
@@ -244,7 +247,7 @@ func (s *Shard) ReplaceFlagsLocked(db int, key []byte, h alloc.Handle, flags Loo
 	if oldHas && !same {
 		s.unindexExpire(d, oldWhen, hash)
 	}
-	object.Free(s.arena, old)
+	s.freeRecord(old, s.ks.lazy.serverDel.Load())
 	s.countDirty(1)
 	s.touchWatched(db, key, true)
 	return replaced, nil
@@ -269,15 +272,11 @@ func (s *Shard) UpdateLocked(db int, key []byte, old, h alloc.Handle) bool {
 	return ok
 }
 
-// DeleteLocked removes key from database db and frees its record — Redis's dbDelete. It
-// reports whether the key existed (an expired key still present counts as existing: callers
-// that care look it up first).
+// DeleteLocked removes key from database db and frees its record — Redis's dbDelete, lazily
+// under lazyfree-lazy-server-del (lazyfree.go). It reports whether the key existed (an expired
+// key still present counts as existing: callers that care look it up first).
 func (s *Shard) DeleteLocked(db int, key []byte) bool {
-	h, ok := s.UnlinkLocked(db, key)
-	if ok {
-		object.Free(s.arena, h)
-	}
-	return ok
+	return s.deleteLocked(db, key, s.ks.lazy.serverDel.Load())
 }
 
 // UnlinkLocked removes key from database db without freeing its record, which now belongs to
@@ -375,13 +374,16 @@ func (s *Shard) DBSizeLocked(db int) int64 { return s.db(db).keys.Len() }
 
 // FlushLocked removes every key of database db in this shard, frees their records, the table
 // and the TTL index, and returns how many keys there were.
-func (s *Shard) FlushLocked(db int) int64 {
+func (s *Shard) FlushLocked(db int) int64 { return s.flushLocked(db, false) }
+
+// flushLocked is FlushLocked; lazy queues big values instead of freeing them (ASYNC).
+func (s *Shard) flushLocked(db int, lazy bool) int64 {
 	d := s.db(db)
 	n := d.keys.Len()
 	s.touchWatchedFlush(db)
 	s.beforeFlush(d)
 	s.countDirty(n)
-	d.keys.Clear(func(h alloc.Handle) { object.Free(s.arena, h) })
+	d.keys.Clear(func(h alloc.Handle) { s.freeRecord(h, lazy) })
 	d.expires.clear()
 	return n
 }

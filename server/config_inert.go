@@ -38,8 +38,6 @@ func (s *Server) watchInertDirectives() {
 			}
 		})
 	}
-	s.warnNothingSaved()
-	s.cfg.OnChange("save", func(string) { s.warnNothingSaved() })
 }
 
 func (s *Server) warnInert(d config.DirectiveSupport) {
@@ -51,14 +49,4 @@ func (s *Server) warnInert(d config.DirectiveSupport) {
 		s.log.Warn("'"+d.Name+"' is accepted for compatibility and has no effect: "+d.Note,
 			zap.String("directive", d.Name))
 	}
-}
-
-// warnNothingSaved says, when save points are set (Redis's defaults and Debian's redis.conf set
-// them), that kvserver has no persistence yet and will write no snapshot.
-func (s *Server) warnNothingSaved() {
-	if len(s.cfg.Save()) == 0 {
-		return
-	}
-	v, _ := s.cfg.Value("save")
-	s.log.Warn("save points are set (save \"" + v + "\") but kvserver has no persistence yet: nothing will be saved, and every key is lost when the process exits")
 }

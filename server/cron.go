@@ -92,6 +92,7 @@ func (s *Server) runCron() {
 // cronTick is one run of the background tasks.
 func (s *Server) cronTick(now time.Time) {
 	s.keyspaceCron()
+	s.lazyFreeCron()
 	s.evictionCron()
 	s.evictClientsCron()
 	if !s.persist.Loading() {
@@ -164,6 +165,7 @@ func (s *Server) resetStats() {
 	s.stats.authFailures.Store(0)
 	s.stats.expireCapReached.Store(0)
 	s.stats.expireCycleNanos.Store(0)
+	s.ks.ResetLazyFreed()
 	s.resetIO()
 	s.observe.cmdStats.Reset()
 }

@@ -216,6 +216,7 @@ func New(opts Options) (*Server, error) {
 	s.startupMemory = ks.UsedMemory() + clientArena.Used() + alloc.GoRuntimeLive()
 	s.startMemoryLimit()
 	s.startNotifications()
+	s.startLazyFree()
 	s.watchSetLimits()
 	return s, nil
 }

@@ -77,6 +77,8 @@ var changed72 = map[string]bool{
 	"msetnx":                  true, // tips dropped
 	"randomkey":               true, // response policy
 	"scan":                    true,
+	"hscan":                   true, // complexity text: 7.0's ".." ends with "." in 7.2
+	"sscan":                   true,
 	"psetex":                  true, // deprecated
 	"setex":                   true,
 	"setnx":                   true,

@@ -7,8 +7,10 @@ import (
 
 	"github.com/kvserver/kvserver/alloc"
 	"github.com/kvserver/kvserver/command"
+	"github.com/kvserver/kvserver/hashval"
 	"github.com/kvserver/kvserver/keyspace"
 	"github.com/kvserver/kvserver/object"
+	"github.com/kvserver/kvserver/setval"
 )
 
 // DEBUG DIGEST and DIGEST-VALUE, by Redis's computeDatasetDigest and xorObjectDigest: SHA-1
@@ -44,13 +46,33 @@ func (d *digest) status(ctx *command.Ctx) {
 // expireMark is what Redis mixes in for a key with a TTL.
 var expireMark = []byte("!!expire!!")
 
-// objectDigest is Redis's xorObjectDigest for record h: its type, its value (an integer as
-// its decimal string), and its TTL.
+// objectDigest is Redis's xorObjectDigest for record h: its type (object.Type numbers are
+// Redis's OBJ_* ones), its value, and its TTL. A string is mixed in (an integer as its decimal
+// string); a set xors in each member's SHA-1 (an intset's members as decimal strings), so its
+// order does not matter; a hash xors in, for each field, the SHA-1 of the field and value mixed
+// into a zero digest.
 func objectDigest(d *digest, a *alloc.Arena, h alloc.Handle, scratch []byte) {
 	var aux [8]byte
-	binary.BigEndian.PutUint32(aux[:4], uint32(object.TypeOf(a, h))) // OBJ_STRING is 0, as TypeString
+	typ := object.TypeOf(a, h)
+	binary.BigEndian.PutUint32(aux[:4], uint32(typ))
 	d.mix(aux[:4])
-	d.mix(object.Value(a, h, scratch))
+	switch typ {
+	case object.TypeString:
+		d.mix(object.Value(a, h, scratch))
+	case object.TypeSet:
+		setval.Each(a, h, scratch, func(m []byte) bool {
+			d.xor(m)
+			return true
+		})
+	case object.TypeHash:
+		hashval.Each(a, h, scratch, func(f, v []byte) bool {
+			var e digest
+			e.mix(f)
+			e.mix(v)
+			d.xor(e[:])
+			return true
+		})
+	}
 	if when, ok := object.Expire(a, h); ok {
 		d.xor(expireMark)
 		binary.BigEndian.PutUint64(aux[:], uint64(when))

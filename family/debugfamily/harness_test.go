@@ -64,7 +64,7 @@ func newWorld(t testing.TB) *world {
 	t.Helper()
 	wd := &world{cfg: config.New(), srv: &fakeServer{activeExpire: true}}
 	wd.clock.Store(startMs)
-	ks, err := keyspace.New(keyspace.Options{Shards: testShards, Clock: wd.clock.Load, ArenaReserve: 64 << 20})
+	ks, err := keyspace.New(keyspace.Options{Shards: testShards, Clock: wd.clock.Load, ArenaReserve: 256 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,9 +7,11 @@ import (
 	"github.com/kvserver/kvserver/alloc"
 	"github.com/kvserver/kvserver/command"
 	"github.com/kvserver/kvserver/family/keyfamily"
+	"github.com/kvserver/kvserver/hashval"
 	"github.com/kvserver/kvserver/keyspace"
 	"github.com/kvserver/kvserver/object"
 	"github.com/kvserver/kvserver/replyerr"
+	"github.com/kvserver/kvserver/setval"
 )
 
 // debugObjectCommand: DEBUG OBJECT key — Redis's status line on a key's value, found as
@@ -31,19 +33,49 @@ func debugObjectCommand(ctx *command.Ctx) {
 	ctx.W.Simple(line)
 }
 
-// serializedLength is Redis's rdbSavedObjectLen for a string: an int encoding as an 8, 16 or
-// 32-bit RDB integer, else the string with its length prefix — LZF-compressed when
-// rdbcompression is on, the string is longer than 20 bytes and compression saves at least 4.
+// serializedLength is Redis's rdbSavedObjectLen: the size of the value's RDB encoding, without
+// its type byte and key. A string is an int encoding's 8, 16 or 32-bit RDB integer, or a raw
+// string (rawStringLen). A listpack or an intset is saved as one raw string of its bytes; a
+// hash or set kept as a table as its element count, then each field and value, or member, as a
+// raw string.
 func serializedLength(ctx *command.Ctx, a *alloc.Arena, h alloc.Handle) int {
-	if object.EncodingOf(a, h) == object.EncInt {
+	comp := rdbCompression(ctx)
+	switch typ, enc := object.TypeOf(a, h), object.EncodingOf(a, h); {
+	case enc == object.EncInt:
 		v, _ := object.IntValue(a, h)
 		if n := rdbIntLen(v); n > 0 {
 			return n
 		}
 		s := strconv.AppendInt(ctx.Scratch[:0], v, 10)
 		return rdbLenLen(len(s)) + len(s)
+	case typ == object.TypeString:
+		return rawStringLen(object.Value(a, h, ctx.Scratch[:0]), comp)
+	case typ == object.TypeHash && enc == object.EncListpack:
+		return rawStringLen(hashval.ListpackBlob(a, h), comp)
+	case typ == object.TypeSet && (enc == object.EncListpack || enc == object.EncIntset):
+		return rawStringLen(setval.Blob(a, h), comp)
+	case typ == object.TypeHash:
+		n := rdbLenLen(hashval.Len(a, h))
+		hashval.Each(a, h, ctx.Scratch[:0], func(f, v []byte) bool {
+			n += rawStringLen(f, comp) + rawStringLen(v, comp)
+			return true
+		})
+		return n
+	case typ == object.TypeSet:
+		n := rdbLenLen(setval.Len(a, h))
+		setval.Each(a, h, ctx.Scratch[:0], func(m []byte) bool {
+			n += rawStringLen(m, comp)
+			return true
+		})
+		return n
 	}
-	s := object.Value(a, h, ctx.Scratch[:0])
+	return 0
+}
+
+// rawStringLen is the size of Redis's rdbSaveRawString of s: a canonical integer of up to 11
+// characters as an RDB integer when it fits 32 bits; with compression, a string longer than 20
+// bytes LZF-compressed when that saves at least 4 bytes; else the string with its length prefix.
+func rawStringLen(s []byte, compression bool) int {
 	if len(s) <= 11 {
 		if v, ok := object.CanonicalInt(s); ok {
 			if n := rdbIntLen(v); n > 0 {
@@ -51,7 +83,7 @@ func serializedLength(ctx *command.Ctx, a *alloc.Arena, h alloc.Handle) int {
 			}
 		}
 	}
-	if len(s) > 20 && rdbCompression(ctx) {
+	if len(s) > 20 && compression {
 		if n := lzfCompressedLen(s); n > 0 {
 			// RDB_ENCVAL_LZF, the compressed and original lengths, the compressed bytes.
 			return 1 + rdbLenLen(n) + rdbLenLen(len(s)) + n

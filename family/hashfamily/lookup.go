@@ -6,33 +6,17 @@ import (
 	"github.com/kvserver/kvserver/hashval"
 	"github.com/kvserver/kvserver/keyspace"
 	"github.com/kvserver/kvserver/object"
-	"github.com/kvserver/kvserver/replyerr"
 )
 
-// lookupRead is lookupKeyRead and checkType for a hash: the record of key, found false for a
-// missing key, replyerr.WrongType for another type. It counts a keyspace hit or miss.
+// lookupRead is lookupKeyRead and checkType for a hash (command.Ctx.LookupReadType).
 func lookupRead(ctx *command.Ctx, sh *keyspace.Shard, key []byte) (rec alloc.Handle, found bool, err error) {
-	h, found := ctx.LookupRead(sh, key)
-	if !found {
-		return 0, false, nil
-	}
-	if object.TypeOf(sh.Arena(), h) != object.TypeHash {
-		return 0, true, replyerr.WrongType
-	}
-	return h, true, nil
+	return ctx.LookupReadType(sh, key, object.TypeHash)
 }
 
 // lookupWrite is lookupKeyWrite and checkType for a hash (a running snapshot writes the record
 // first, so it may be changed in place).
 func lookupWrite(ctx *command.Ctx, sh *keyspace.Shard, key []byte) (rec alloc.Handle, found bool, err error) {
-	h, found := ctx.LookupWrite(sh, key)
-	if !found {
-		return 0, false, nil
-	}
-	if object.TypeOf(sh.Arena(), h) != object.TypeHash {
-		return 0, true, replyerr.WrongType
-	}
-	return h, true, nil
+	return ctx.LookupWriteType(sh, key, object.TypeHash)
 }
 
 // lookupWriteOrCreate is Redis's hashTypeLookupWriteOrCreate: key's hash, or a new empty one

@@ -1,8 +1,10 @@
 package hashfamily
 
 import (
+	"github.com/kvserver/kvserver/alloc"
 	"github.com/kvserver/kvserver/command"
 	"github.com/kvserver/kvserver/hashval"
+	"github.com/kvserver/kvserver/object"
 )
 
 // hgetCommand: HGET key field — the value, or a null.
@@ -54,47 +56,23 @@ func hmgetCommand(ctx *command.Ctx) {
 
 // hlenCommand: HLEN key — the number of fields, 0 for a missing key.
 func hlenCommand(ctx *command.Ctx) {
-	key := ctx.Args.Arg(1)
-	sh := ctx.Shard(key)
-	rec, found, err := lookupRead(ctx, sh, key)
-	switch {
-	case err != nil:
-		ctx.W.Error(err.Error())
-	case !found:
-		ctx.W.Int(0)
-	default:
-		ctx.W.Int(int64(hashval.Len(sh.Arena(), rec)))
-	}
+	ctx.ReplyKeyInt(ctx.Args.Arg(1), object.TypeHash, func(a *alloc.Arena, rec alloc.Handle) int64 {
+		return int64(hashval.Len(a, rec))
+	})
 }
 
 // hstrlenCommand: HSTRLEN key field — the value's length, 0 for a missing field or key.
 func hstrlenCommand(ctx *command.Ctx) {
-	key := ctx.Args.Arg(1)
-	sh := ctx.Shard(key)
-	rec, found, err := lookupRead(ctx, sh, key)
-	switch {
-	case err != nil:
-		ctx.W.Error(err.Error())
-	case !found:
-		ctx.W.Int(0)
-	default:
-		ctx.W.Int(int64(hashval.StrLen(sh.Arena(), rec, ctx.Args.Arg(2))))
-	}
+	ctx.ReplyKeyInt(ctx.Args.Arg(1), object.TypeHash, func(a *alloc.Arena, rec alloc.Handle) int64 {
+		return int64(hashval.StrLen(a, rec, ctx.Args.Arg(2)))
+	})
 }
 
 // hexistsCommand: HEXISTS key field — 1 or 0.
 func hexistsCommand(ctx *command.Ctx) {
-	key := ctx.Args.Arg(1)
-	sh := ctx.Shard(key)
-	rec, found, err := lookupRead(ctx, sh, key)
-	switch {
-	case err != nil:
-		ctx.W.Error(err.Error())
-	case !found:
-		ctx.W.Int(0)
-	default:
-		ctx.W.Int(b2i(hashval.Exists(sh.Arena(), rec, ctx.Args.Arg(2))))
-	}
+	ctx.ReplyKeyInt(ctx.Args.Arg(1), object.TypeHash, func(a *alloc.Arena, rec alloc.Handle) int64 {
+		return b2i(hashval.Exists(a, rec, ctx.Args.Arg(2)))
+	})
 }
 
 // What genericHgetallCommand replies with.

@@ -47,30 +47,48 @@ func dbsizeCommand(ctx *command.Ctx) { ctx.W.Int(ctx.KS.Keys(ctx.DB)) }
 
 // flushdbCommand: FLUSHDB [ASYNC|SYNC] — empties the client's database.
 func flushdbCommand(ctx *command.Ctx) {
-	if err := flushOption(ctx); err != nil {
+	async, err := flushOption(ctx)
+	if err != nil {
 		ctx.W.Error(err.Error())
 		return
 	}
-	ctx.KS.FlushDBLocked(ctx.DB)
+	if async {
+		ctx.KS.FlushDBAsyncLocked(ctx.DB)
+	} else {
+		ctx.KS.FlushDBLocked(ctx.DB)
+	}
 	ctx.W.OK()
 }
 
 // flushallCommand: FLUSHALL [ASYNC|SYNC] — empties every database.
 func flushallCommand(ctx *command.Ctx) {
-	if err := flushOption(ctx); err != nil {
+	async, err := flushOption(ctx)
+	if err != nil {
 		ctx.W.Error(err.Error())
 		return
 	}
-	ctx.KS.FlushAllLocked()
+	if async {
+		ctx.KS.FlushAllAsyncLocked()
+	} else {
+		ctx.KS.FlushAllLocked()
+	}
 	ctx.W.OK()
 }
 
-// flushOption is Redis's getFlushCommandFlags: at most one argument, ASYNC or SYNC. Both flush
-// at once: freeing is cheap enough that there is nothing to hand to a background thread.
-func flushOption(ctx *command.Ctx) error {
+// flushOption is Redis's getFlushCommandFlags: at most one argument, ASYNC or SYNC; without
+// one, lazyfree-lazy-user-flush decides. ASYNC empties the tables at once as SYNC does, but
+// leaves big hashes and sets to the cron (keyspace/lazyfree.go).
+func flushOption(ctx *command.Ctx) (async bool, err error) {
 	args := ctx.Args
-	if args.Len() > 2 || (args.Len() == 2 && !conv.EqFold(args.Arg(1), "async") && !conv.EqFold(args.Arg(1), "sync")) {
-		return replyerr.Syntax
+	switch {
+	case args.Len() > 2:
+		return false, replyerr.Syntax
+	case args.Len() == 1:
+		return ctx.KS.LazyFree().UserFlush, nil
+	case conv.EqFold(args.Arg(1), "async"):
+		return true, nil
+	case conv.EqFold(args.Arg(1), "sync"):
+		return false, nil
 	}
-	return nil
+	return false, replyerr.Syntax
 }

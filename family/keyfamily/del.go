@@ -9,33 +9,41 @@ import (
 // DEL, UNLINK, EXISTS, TOUCH and TYPE: the commands that look keys up one by one. The pipeline
 // holds every key's shard for the whole command, so a multi-key DEL is atomic across shards.
 
-// delCommand: DEL key [key ...] — how many of the keys existed and were removed.
-func delCommand(ctx *command.Ctx) { delGenericCommand(ctx) }
+// delCommand: DEL key [key ...] — how many of the keys existed and were removed. Values are
+// freed at once, unless lazyfree-lazy-user-del makes DEL an UNLINK.
+func delCommand(ctx *command.Ctx) { delGenericCommand(ctx, ctx.KS.LazyFree().UserDel) }
 
-// unlinkCommand: UNLINK key [key ...] — DEL: freeing a record is already cheap (one slab slot,
-// or one large allocation handed back), so there is nothing to defer to a background thread.
-func unlinkCommand(ctx *command.Ctx) { delGenericCommand(ctx) }
+// unlinkCommand: UNLINK key [key ...] — DEL, but a big hash or set (a table of more than
+// keyspace.LazyFreeThreshold entries) is freed by the cron after the key is gone
+// (keyspace/lazyfree.go); everything else is one or two allocations, freed at once.
+func unlinkCommand(ctx *command.Ctx) { delGenericCommand(ctx, true) }
 
 // delGenericCommand is Redis's delGenericCommand, for DEL and UNLINK.
-func delGenericCommand(ctx *command.Ctx) {
+func delGenericCommand(ctx *command.Ctx, lazy bool) {
 	var n int64
 	for i := 1; i < ctx.Args.Len(); i++ {
-		if opDel(ctx, ctx.Args.Arg(i)) {
+		if opDel(ctx, ctx.Args.Arg(i), lazy) {
 			n++
 		}
 	}
 	ctx.W.Int(n)
 }
 
-// opDel deletes key from the client's database and reports whether it existed. A key whose time
-// has passed is expired first (expireIfNeeded), so it does not count as deleted. A deleted key
-// raises `del`.
-func opDel(ctx *command.Ctx, key []byte) bool {
+// opDel deletes key from the client's database and reports whether it existed; lazy frees a
+// big value in the background (Redis's dbAsyncDelete). A key whose time has passed is expired
+// first (expireIfNeeded), so it does not count as deleted. A deleted key raises `del`.
+func opDel(ctx *command.Ctx, key []byte, lazy bool) bool {
 	sh := ctx.Shard(key)
 	if _, ok := sh.LookupFlagsLocked(ctx.DB, key, keyspace.LookupNoTouch); !ok {
 		return false
 	}
-	if !sh.DeleteLocked(ctx.DB, key) {
+	deleted := false
+	if lazy {
+		deleted = sh.AsyncDeleteLocked(ctx.DB, key)
+	} else {
+		deleted = sh.SyncDeleteLocked(ctx.DB, key)
+	}
+	if !deleted {
 		return false
 	}
 	ctx.Notify(keyspace.NotifyGeneric, command.EventDel, key)

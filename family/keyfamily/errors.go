@@ -11,7 +11,6 @@ import (
 const (
 	errSameObject  replyerr.Error = "ERR source and destination objects are the same"
 	errUnknownType replyerr.Error = "ERR unknown type object" // COPY, RENAME of a type they cannot rebuild yet
-	errBadCursor   replyerr.Error = "ERR invalid cursor"
 	errFirstDB     replyerr.Error = "ERR invalid first DB index"
 	errSecondDB    replyerr.Error = "ERR invalid second DB index"
 	errNXAndOthers replyerr.Error = "ERR NX and XX, GT or LT options at the same time are not compatible"

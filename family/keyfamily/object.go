@@ -34,8 +34,9 @@ func objectCommandLookup(ctx *command.Ctx) (*alloc.Arena, alloc.Handle, bool) {
 	return sh.Arena(), h, true
 }
 
-// objectEncodingCommand: OBJECT ENCODING key — embstr for every value embedded in its record
-// (up to 128 bytes of record, Valkey 9.1's rule), raw, or int.
+// objectEncodingCommand: OBJECT ENCODING key — for a string embstr for every value embedded in
+// its record (up to 128 bytes of record, Valkey 9.1's rule), raw, or int; for a hash or set
+// listpack, intset or hashtable, at Redis 7.2's thresholds.
 func objectEncodingCommand(ctx *command.Ctx) {
 	a, h, ok := objectCommandLookup(ctx)
 	if !ok {

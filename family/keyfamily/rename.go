@@ -50,14 +50,43 @@ func opRename(ctx *command.Ctx, src, dst []byte, nx bool) (bool, error) {
 	if _, exists := ctx.LookupWrite(dsh, dst); exists && nx {
 		return false, nil
 	}
-	if err := storeCopy(ctx, ssh, h, dsh, ctx.DB, dst); err != nil {
-		return false, err
+	if ssh == dsh && object.TypeOf(ssh.Arena(), h) != object.TypeString {
+		if err := renameInShard(ctx, ssh, h, src, dst); err != nil {
+			return false, err
+		}
+	} else {
+		if err := storeCopy(ctx, ssh, h, dsh, ctx.DB, dst); err != nil {
+			return false, err
+		}
+		ssh.DeleteLocked(ctx.DB, src)
 	}
-	ssh.DeleteLocked(ctx.DB, src)
 	ctx.NotifyNew(dst) // the old dst was deleted, then dst added (Redis's dbAdd)
 	ctx.Notify(keyspace.NotifyGeneric, "rename_from", src)
 	ctx.Notify(keyspace.NotifyGeneric, "rename_to", dst)
 	return true, nil
+}
+
+// renameInShard renames collection record h of sh, key src, to dst (another name) in the
+// client's database: the value stays where it is — a new record named dst takes over its root,
+// replacing any value dst had, and the old record leaves the table and is freed alone.
+func renameInShard(ctx *command.Ctx, sh *keyspace.Shard, h alloc.Handle, src, dst []byte) error {
+	a := sh.Arena()
+	var when int64
+	if w, has := object.Expire(a, h); has {
+		when = w
+	}
+	enc, root := object.Root(a, h)
+	nh, err := object.NewCollection(a, dst, object.TypeOf(a, h), enc, root, when)
+	if err != nil {
+		return err
+	}
+	if _, err := sh.ReplaceFlagsLocked(ctx.DB, dst, nh, ctx.WriteFlags()); err != nil {
+		object.FreeRecordOnly(a, nh)
+		return err
+	}
+	sh.UnlinkLocked(ctx.DB, src)
+	object.FreeRecordOnly(a, h)
+	return nil
 }
 
 // copyCommand: COPY source destination [DB destination-db] [REPLACE]. Options are parsed in
@@ -131,7 +160,8 @@ func storeCopy(ctx *command.Ctx, ssh *keyspace.Shard, h alloc.Handle, dsh *keysp
 }
 
 // copyRecord makes, in dst's arena, a record named key with the value and expire of record h
-// of src (both shards locked; they may be the same), its LRU clock set to now. The encoding is
+// of src (both shards locked; they may be the same), its LRU clock set to now. A collection is
+// copied deep, in its encoding (object.CopyCollection). A string's encoding is
 // kept where our embedding rule allows — an int stays int, a raw value stays raw, an embstr
 // stays embstr even when its text is a canonical integer (INCRBYFLOAT's "3": Redis's
 // dupStringObject keeps it embstr) — but an embstr value that no longer fits in a record with
@@ -141,14 +171,19 @@ func storeCopy(ctx *command.Ctx, ssh *keyspace.Shard, h alloc.Handle, dsh *keysp
 // (alloc's Adopt) instead; object has no call for that yet.
 func copyRecord(ctx *command.Ctx, src *keyspace.Shard, h alloc.Handle, dst *keyspace.Shard, key []byte) (alloc.Handle, error) {
 	a := src.Arena()
-	if object.TypeOf(a, h) != object.TypeString {
-		return 0, errUnknownType
-	}
-	val := object.Value(a, h, ctx.Scratch[:0])
 	var when int64
 	if w, has := object.Expire(a, h); has {
 		when = w
 	}
+	if object.TypeOf(a, h) != object.TypeString {
+		nh, err := object.CopyCollection(a, h, dst.Arena(), key, when)
+		if err != nil {
+			return 0, err
+		}
+		object.SetLRU(dst.Arena(), nh, ctx.KS.LRUClock())
+		return nh, nil
+	}
+	val := object.Value(a, h, ctx.Scratch[:0])
 	kind := object.WriteSet
 	switch object.EncodingOf(a, h) {
 	case object.EncRaw:

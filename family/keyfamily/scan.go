@@ -1,18 +1,17 @@
 package keyfamily
 
 import (
-	"bytes"
 	"slices"
 	"strconv"
 
 	"github.com/kvserver/kvserver/alloc"
 	"github.com/kvserver/kvserver/command"
 	"github.com/kvserver/kvserver/conv"
+	"github.com/kvserver/kvserver/family/scanargs"
 	"github.com/kvserver/kvserver/glob"
 	"github.com/kvserver/kvserver/keyspace"
 	"github.com/kvserver/kvserver/object"
 	"github.com/kvserver/kvserver/querybuf"
-	"github.com/kvserver/kvserver/replyerr"
 )
 
 // SCAN cursor [MATCH pattern] [COUNT count] [TYPE type]: Redis's scanGenericCommand over the
@@ -31,10 +30,6 @@ const (
 	// scanShardShift is keyspace's: where a SCAN cursor keeps the shard index (keyspace does
 	// not export its cursor layout; TestScanCursorLayout checks that the two agree).
 	scanShardShift = 48
-	// defaultScanCount is Redis's COUNT when none is given.
-	defaultScanCount = 10
-	// maxScanCount bounds COUNT: the scan visits at most ten times as many buckets.
-	maxScanCount = 1 << 40
 	// scanStepsPerKey is Redis's bound for sparse tables: a call visits at most COUNT × 10
 	// buckets.
 	scanStepsPerKey = 10
@@ -50,54 +45,14 @@ type scanArgs struct {
 }
 
 // parseScanArgs parses SCAN's arguments in Redis's order: the cursor, then the options in the
-// order given (a repeated option: the last one counts).
+// order given (a repeated option: the last one counts), as HSCAN and SSCAN do (scanargs).
 func parseScanArgs(args querybuf.Args) (scanArgs, error) {
-	sa := scanArgs{count: defaultScanCount}
-	cursor, ok := parseScanCursor(args.Arg(1))
+	cursor, ok := scanargs.ParseCursor(args.Arg(1))
 	if !ok {
-		return sa, errBadCursor
+		return scanArgs{}, scanargs.ErrInvalidCursor
 	}
-	sa.cursor = cursor
-	for i := 2; i < args.Len(); i += 2 {
-		opt, more := args.Arg(i), args.Len()-i >= 2
-		switch {
-		case conv.EqFold(opt, "count") && more:
-			v, ok := conv.String2ll(args.Arg(i + 1))
-			if !ok {
-				return sa, replyerr.NotInteger
-			}
-			if v < 1 {
-				return sa, replyerr.Syntax
-			}
-			sa.count = int(min(v, maxScanCount))
-		case conv.EqFold(opt, "match") && more:
-			sa.pattern = args.Arg(i + 1)
-			sa.usePattern = !(len(sa.pattern) == 1 && sa.pattern[0] == '*')
-		case conv.EqFold(opt, "type") && more:
-			sa.typeName = args.Arg(i + 1)
-		default:
-			return sa, replyerr.Syntax
-		}
-	}
-	return sa, nil
-}
-
-// parseScanCursor is Redis's parseScanCursorOrReply, which reads the cursor with C's strtoul:
-// the argument ends at its first NUL byte; it must not start with a space; an optional sign,
-// then decimal digits and nothing else, within 64 bits (a '-' negates modulo 2^64). The empty
-// string is cursor 0.
-func parseScanCursor(arg []byte) (uint64, bool) {
-	if i := bytes.IndexByte(arg, 0); i >= 0 {
-		arg = arg[:i]
-	}
-	if len(arg) > 0 && conv.IsSpace(arg[0]) {
-		return 0, false
-	}
-	v, whole, overflow := conv.Strtoull(arg, 10)
-	if !whole || overflow {
-		return 0, false
-	}
-	return v, true
+	o, err := scanargs.ParseWithType(args, 2)
+	return scanArgs{cursor: cursor, count: o.Count, pattern: o.Pattern, usePattern: o.UsePattern, typeName: o.TypeName}, err
 }
 
 // cursorShard is the shard a cursor is in. As dictScan ignores a cursor's bits above its

@@ -2,6 +2,7 @@ package keyfamily
 
 import (
 	"fmt"
+	"github.com/kvserver/kvserver/family/scanargs"
 	"slices"
 	"strconv"
 	"strings"
@@ -246,25 +247,6 @@ KEYS a b -> (error) ERR wrong number of arguments for 'keys' command
 	}
 }
 
-func TestParseScanCursor(t *testing.T) {
-	cases := []struct {
-		in   string
-		want uint64
-		ok   bool
-	}{
-		{"0", 0, true}, {"", 0, true}, {"123", 123, true}, {"+5", 5, true}, {"007", 7, true},
-		{"-1", 1<<64 - 1, true}, {"-0", 0, true}, {"18446744073709551615", 1<<64 - 1, true},
-		{"18446744073709551616", 0, false}, {" 1", 0, false}, {"1 ", 0, false}, {"-", 0, false},
-		{"+", 0, false}, {"x", 0, false}, {"1.5", 0, false}, {"5\x00junk", 5, true}, {"\x00", 0, true},
-	}
-	for _, c := range cases {
-		got, ok := parseScanCursor([]byte(c.in))
-		if got != c.want || ok != c.ok {
-			t.Errorf("parseScanCursor(%q) = %d, %v; want %d, %v", c.in, got, ok, c.want, c.ok)
-		}
-	}
-}
-
 // TestScanShards: SCAN holds its cursor's shard, and the following ones only while COUNT asks
 // for more keys than those hold; invalid arguments hold nothing.
 func TestScanShards(t *testing.T) {
@@ -307,6 +289,6 @@ func TestScanShards(t *testing.T) {
 }
 
 func mustCursor(s string) uint64 {
-	v, _ := parseScanCursor([]byte(s))
+	v, _ := scanargs.ParseCursor([]byte(s))
 	return v
 }

@@ -1,7 +1,6 @@
 // Package scanargs parses the arguments the SCAN family shares (Redis's
 // parseScanCursorOrReply and scanGenericCommand's option loop): the cursor, MATCH and COUNT.
-// HSCAN and SSCAN (and ZSCAN later) use it as it is; SCAN, whose TYPE option it does not know,
-// keeps its own loop in family/keyfamily (which can take ParseCursor from here).
+// HSCAN and SSCAN (and ZSCAN later) use Parse; SCAN uses ParseWithType, which also knows TYPE.
 package scanargs
 
 import (
@@ -40,18 +39,24 @@ func ParseCursor(arg []byte) (uint64, bool) {
 	return v, true
 }
 
-// Options are a collection scan's MATCH and COUNT.
+// Options are a scan's MATCH and COUNT, and SCAN's TYPE.
 type Options struct {
 	Count      int
 	Pattern    []byte // MATCH, when UsePattern; a view of the argument
 	UsePattern bool   // false for no MATCH or MATCH *
+	TypeName   []byte // TYPE (SCAN only), nil for none; a view of the argument
 }
 
 // Parse reads the options from argument from on, in the order given (a repeated option: the
 // last one counts), as scanGenericCommand does for a key's collection: COUNT must be an
 // integer (replyerr.NotInteger) of at least 1 (replyerr.Syntax); anything else, TYPE
 // included, is replyerr.Syntax.
-func Parse(args querybuf.Args, from int) (Options, error) {
+func Parse(args querybuf.Args, from int) (Options, error) { return parse(args, from, false) }
+
+// ParseWithType is Parse for SCAN, which also takes TYPE.
+func ParseWithType(args querybuf.Args, from int) (Options, error) { return parse(args, from, true) }
+
+func parse(args querybuf.Args, from int, withType bool) (Options, error) {
 	o := Options{Count: DefaultCount}
 	for i := from; i < args.Len(); i += 2 {
 		opt, more := args.Arg(i), args.Len()-i >= 2
@@ -68,6 +73,8 @@ func Parse(args querybuf.Args, from int) (Options, error) {
 		case conv.EqFold(opt, "match") && more:
 			o.Pattern = args.Arg(i + 1)
 			o.UsePattern = !(len(o.Pattern) == 1 && o.Pattern[0] == '*')
+		case withType && conv.EqFold(opt, "type") && more:
+			o.TypeName = args.Arg(i + 1)
 		default:
 			return o, replyerr.Syntax
 		}

@@ -70,3 +70,14 @@ func TestParse(t *testing.T) {
 		}
 	}
 }
+
+// TestParseWithType: SCAN's TYPE is known to ParseWithType only, the last one counting.
+func TestParseWithType(t *testing.T) {
+	got, err := ParseWithType(argsOf(t, "SCAN", "0", "TYPE", "set", "count", "3", "type", "hash"), 2)
+	if err != nil || string(got.TypeName) != "hash" || got.Count != 3 {
+		t.Fatalf("ParseWithType: %+v, %v", got, err)
+	}
+	if _, err := ParseWithType(argsOf(t, "SCAN", "0", "TYPE"), 2); err != replyerr.Syntax {
+		t.Fatalf("TYPE without a name: %v", err)
+	}
+}

@@ -104,32 +104,19 @@ func sremCommand(ctx *command.Ctx) {
 
 // scardCommand: SCARD key — 0 for a missing key.
 func scardCommand(ctx *command.Ctx) {
-	key := ctx.Args.Arg(1)
-	sh := ctx.Shard(key)
-	rec, found, err := lookupRead(ctx, sh, key)
-	switch {
-	case err != nil:
-		ctx.W.Error(err.Error())
-	case !found:
-		ctx.W.Int(0)
-	default:
-		ctx.W.Int(int64(setval.Len(sh.Arena(), rec)))
-	}
+	ctx.ReplyKeyInt(ctx.Args.Arg(1), object.TypeSet, func(a *alloc.Arena, rec alloc.Handle) int64 {
+		return int64(setval.Len(a, rec))
+	})
 }
 
 // sismemberCommand: SISMEMBER key member — 1 or 0.
 func sismemberCommand(ctx *command.Ctx) {
-	key := ctx.Args.Arg(1)
-	sh := ctx.Shard(key)
-	rec, found, err := lookupRead(ctx, sh, key)
-	switch {
-	case err != nil:
-		ctx.W.Error(err.Error())
-	case found && setval.IsMember(sh.Arena(), rec, ctx.Args.Arg(2)):
-		ctx.W.Int(1)
-	default:
-		ctx.W.Int(0)
-	}
+	ctx.ReplyKeyInt(ctx.Args.Arg(1), object.TypeSet, func(a *alloc.Arena, rec alloc.Handle) int64 {
+		if setval.IsMember(a, rec, ctx.Args.Arg(2)) {
+			return 1
+		}
+		return 0
+	})
 }
 
 // smismemberCommand: SMISMEMBER key member [member ...] — 1 or 0 for each; a missing key is
