@@ -10,8 +10,16 @@
 // rdbSave). The chunks of different shards interleave: each starts with its database's SELECTDB,
 // which Redis's loader accepts anywhere.
 //
+// Hashes and sets are written in Redis 7.2's types: a listpack or intset as its bytes, a hash
+// table as its elements (values.go). A hash table is encoded whole in one step, under its
+// shard's lock: a hash of a million fields holds that lock for the time it takes (about 0.6 s
+// here with rdbcompression on, half of it LZF on each value), where Redis's forked child blocks
+// nothing.
+//
 // Loading decodes the file in one goroutine and inserts in several, each owning a fixed subset
-// of the shards, so that no two inserters share a lock. A file that cannot be loaded whole — a
+// of the shards, so that no two inserters share a lock. A value stored as elements streams
+// through: its elements go to the inserter in batches like any key, and the inserter builds the
+// record in the arena across batches — no Go value per element. A file that cannot be loaded whole — a
 // corrupt or truncated one, a bad checksum, a type kvserver does not have — is an error: the
 // server stops rather than serve part of a dataset.
 package persist

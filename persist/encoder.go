@@ -32,7 +32,7 @@ func AccessFor(policy string) Access {
 // lruClockMax is the LRU clock's range (24 bits of seconds), as in package keyspace.
 const lruClockMax = 1<<24 - 1
 
-// recordEncoder writes records as RDB string entries (keyspace.SnapshotEncoder). Its methods
+// recordEncoder writes records as RDB entries (keyspace.SnapshotEncoder). Its methods
 // run under a shard's lock, in several walkers at once: they keep no state.
 type recordEncoder struct {
 	ks       *keyspace.Keyspace
@@ -43,11 +43,11 @@ type recordEncoder struct {
 // AppendSelect appends RDB's SELECTDB.
 func (e *recordEncoder) AppendSelect(dst []byte, db int) []byte { return rdb.AppendSelectDB(dst, db) }
 
-// AppendRecord appends record h as an RDB string entry.
+// AppendRecord appends record h as an RDB entry: a string, or a hash or set (values.go).
 func (e *recordEncoder) AppendRecord(dst []byte, s *keyspace.Shard, h alloc.Handle) []byte {
 	a := s.Arena()
 	var scratch [24]byte
-	ent := rdb.Entry{Key: object.Key(a, h), Value: object.Value(a, h, scratch[:0]), ExpireMs: -1, Idle: -1, Freq: -1}
+	ent := rdb.Entry{Key: object.Key(a, h), ExpireMs: -1, Idle: -1, Freq: -1}
 	if when, ok := object.Expire(a, h); ok {
 		ent.ExpireMs = when
 	}
@@ -62,5 +62,9 @@ func (e *recordEncoder) AppendRecord(dst []byte, s *keyspace.Shard, h alloc.Hand
 	case AccessLFU:
 		ent.Freq = int(e.ks.LFUDecayed(object.LRU(a, h)))
 	}
+	if object.TypeOf(a, h) != object.TypeString {
+		return appendValue(dst, a, h, ent, e.compress)
+	}
+	ent.Value = object.Value(a, h, scratch[:0])
 	return rdb.AppendString(dst, ent, e.compress)
 }

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kvserver/kvserver/alloc"
 	"github.com/kvserver/kvserver/keyspace"
 	"github.com/kvserver/kvserver/object"
 	"github.com/kvserver/kvserver/rdb"
@@ -38,6 +39,7 @@ type LoadOptions struct {
 type LoadResult struct {
 	Keys    int64             // keys loaded
 	Expired int64             // keys skipped because their expire had passed
+	Empty   int64             // empty hashes and sets skipped, as Redis skips them
 	Version int               // the file's RDB version
 	Aux     map[string]string // its AUX fields
 }
@@ -72,9 +74,11 @@ func Load(ks *keyspace.Keyspace, r io.Reader, opt LoadOptions) (LoadResult, erro
 		wg.Add(1)
 		go func(q chan []byte) {
 			defer wg.Done()
+			var st building
+			defer func() { st.abort(opt.LocksHeld) }() // a value left half-built by an error
 			for b := range q {
 				if firstErr.Load() == nil {
-					n, err := insertBatch(ks, b, opt.LocksHeld, opt.Merge)
+					n, err := insertBatch(ks, b, opt.LocksHeld, opt.Merge, &st)
 					loaded.Add(n)
 					if opt.Progress != nil {
 						opt.Progress.Add(n)
@@ -116,18 +120,45 @@ func Load(ks *keyspace.Keyspace, r io.Reader, opt LoadOptions) (LoadResult, erro
 			continue
 		}
 		w := ks.ShardFor(ent.Key) % workers
-		if batches[w] == nil {
-			select {
-			case batches[w] = <-free:
-			default:
-				batches[w] = make([]byte, 0, batchBytes+4096)
+		batch := func() {
+			if batches[w] == nil {
+				select {
+				case batches[w] = <-free:
+				default:
+					batches[w] = make([]byte, 0, batchBytes+4096)
+				}
 			}
 		}
-		batches[w] = appendLoadEntry(batches[w], ent)
-		if len(batches[w]) >= batchBytes {
-			queues[w] <- batches[w]
-			batches[w] = nil
+		send := func() {
+			if len(batches[w]) >= batchBytes {
+				queues[w] <- batches[w]
+				batches[w] = nil
+			}
 		}
+		batch()
+		batches[w] = appendLoadEntry(batches[w], ent)
+		if ent.Type == rdb.TypeHash || ent.Type == rdb.TypeSet {
+			// The elements follow in as many batches as they fill: the inserter keeps the
+			// record it is building from one batch to the next.
+			for err == nil {
+				send()
+				batch()
+				var f, v []byte
+				if ent.Type == rdb.TypeHash {
+					if f, v, err = d.NextPair(); err == nil {
+						batches[w] = appendElem(appendElem(append(batches[w], kindElem), f), v)
+					}
+				} else if f, err = d.NextMember(); err == nil {
+					batches[w] = appendElem(append(batches[w], kindElem), f)
+				}
+			}
+			if err != io.EOF {
+				break
+			}
+			err = nil
+			batches[w] = append(batches[w], kindEnd)
+		}
+		send()
 		if opt.KeyDelay > 0 {
 			owed += time.Duration(opt.KeyDelay) * time.Microsecond
 			if owed >= time.Millisecond {
@@ -152,7 +183,7 @@ func Load(ks *keyspace.Keyspace, r io.Reader, opt LoadOptions) (LoadResult, erro
 	}
 	wg.Wait()
 	res.Keys = loaded.Load()
-	res.Version, res.Aux = d.Version(), d.Aux()
+	res.Version, res.Aux, res.Empty = d.Version(), d.Aux(), d.EmptyKeys
 	if p := firstErr.Load(); p != nil {
 		return res, *p
 	}
@@ -162,24 +193,137 @@ func Load(ks *keyspace.Keyspace, r io.Reader, opt LoadOptions) (LoadResult, erro
 	return res, err
 }
 
-// appendLoadEntry appends an entry to a batch: db, expire, idle and freq as varints, then the
-// key and the value with their lengths.
+// Records of a batch: a string, a blob (a listpack or intset), or the start of a value stored
+// as elements, its elements (one member, or a field and a value) and its end.
+const (
+	kindString byte = iota // db, expire, idle, freq, key, value
+	kindBlob               // type, db, expire, idle, freq, key, blob
+	kindBegin              // type, db, expire, idle, freq, key, count
+	kindElem               // a member, or a field and a value
+	kindEnd                // the value is complete
+)
+
+// appendLoadEntry appends an entry to a batch: its kind, type (but a string's), db, expire,
+// idle and freq as varints, the key with its length, then the value (a string's or blob's
+// bytes with their length) or, for a value stored as elements, the count.
 func appendLoadEntry(b []byte, ent rdb.Entry) []byte {
+	switch ent.Type {
+	case rdb.TypeString:
+		b = append(b, kindString)
+	case rdb.TypeHash, rdb.TypeSet:
+		b = append(b, kindBegin, ent.Type)
+	default:
+		b = append(b, kindBlob, ent.Type)
+	}
 	b = binary.AppendUvarint(b, uint64(ent.DB))
 	b = binary.AppendVarint(b, ent.ExpireMs)
 	b = binary.AppendVarint(b, ent.Idle)
 	b = binary.AppendVarint(b, int64(ent.Freq))
-	b = binary.AppendUvarint(b, uint64(len(ent.Key)))
-	b = append(b, ent.Key...)
-	b = binary.AppendUvarint(b, uint64(len(ent.Value)))
-	return append(b, ent.Value...)
+	b = appendElem(b, ent.Key)
+	if ent.Type == rdb.TypeHash || ent.Type == rdb.TypeSet {
+		return binary.AppendUvarint(b, ent.Len)
+	}
+	return appendElem(b, ent.Value)
+}
+
+// appendElem appends s with its length.
+func appendElem(b, s []byte) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+// readElem reads what appendElem wrote at the start of b and returns it and the rest.
+func readElem(b []byte) ([]byte, []byte) {
+	n, w := binary.Uvarint(b)
+	return b[w : w+int(n)], b[w+int(n):]
+}
+
+// building is an inserter's value stored as elements, built across batches.
+type building struct {
+	s                 *keyspace.Shard
+	db                int
+	key               []byte // owned: the batch it came in is reused
+	typ               byte
+	expire, idle, frq int64
+	b                 Builder
+	active            bool
+}
+
+// abort frees the record being built, after an error (under the shard's lock unless held).
+func (st *building) abort(locksHeld bool) {
+	if !st.active {
+		return
+	}
+	if !locksHeld {
+		st.s.Lock()
+	}
+	st.b.Abort()
+	if !locksHeld {
+		st.s.Unlock()
+	}
+	st.active = false
 }
 
 // insertBatch inserts the entries of a batch, each under its shard's lock unless locksHeld,
-// and returns how many it inserted.
-func insertBatch(ks *keyspace.Keyspace, b []byte, locksHeld, merge bool) (int64, error) {
+// and returns how many it inserted. st is the value being built from its elements, carried
+// from one batch to the next.
+func insertBatch(ks *keyspace.Keyspace, b []byte, locksHeld, merge bool, st *building) (int64, error) {
 	var n int64
+	lock := func(s *keyspace.Shard) func() {
+		if locksHeld {
+			return func() {}
+		}
+		s.Lock()
+		return s.Unlock
+	}
 	for len(b) > 0 {
+		kind := b[0]
+		b = b[1:]
+		switch kind {
+		case kindElem:
+			// A run of elements under one lock.
+			unlock := lock(st.s)
+			var err error
+			for {
+				var f, v []byte
+				f, b = readElem(b)
+				if st.typ == rdb.TypeHash {
+					v, b = readElem(b)
+					err = st.b.AddPair(f, v)
+				} else {
+					err = st.b.AddMember(f)
+				}
+				if err != nil || len(b) == 0 || b[0] != kindElem {
+					break
+				}
+				b = b[1:]
+			}
+			unlock()
+			if err != nil {
+				return n, loadElemErr(err, st)
+			}
+			continue
+		case kindEnd:
+			unlock := lock(st.s)
+			h := st.b.Finish()
+			st.active = false
+			var err error
+			if h == 0 {
+				err = fmt.Errorf("%w: empty value of key '%s'", rdb.ErrCorrupt, st.key)
+			} else {
+				err = insertRecord(st.s, st.db, st.key, h, st.idle, st.frq, merge)
+			}
+			unlock()
+			if err != nil {
+				return n, err
+			}
+			n++
+			continue
+		}
+		typ := byte(rdb.TypeString)
+		if kind != kindString {
+			typ = b[0]
+			b = b[1:]
+		}
 		db, w := binary.Uvarint(b)
 		b = b[w:]
 		expire, w := binary.Varint(b)
@@ -188,21 +332,34 @@ func insertBatch(ks *keyspace.Keyspace, b []byte, locksHeld, merge bool) (int64,
 		b = b[w:]
 		freq, w := binary.Varint(b)
 		b = b[w:]
-		kl, w := binary.Uvarint(b)
-		key := b[w : w+int(kl)]
-		b = b[w+int(kl):]
-		vl, w := binary.Uvarint(b)
-		val := b[w : w+int(vl)]
-		b = b[w+int(vl):]
-
+		var key []byte
+		key, b = readElem(b)
+		if expire < 0 {
+			expire = 0 // records: 0 means no expire
+		}
 		s := ks.Shard(ks.ShardFor(key))
-		if !locksHeld {
-			s.Lock()
+		if kind == kindBegin {
+			count, w := binary.Uvarint(b)
+			b = b[w:]
+			st.key = append(st.key[:0], key...)
+			*st = building{s: s, db: int(db), key: st.key, typ: typ, expire: expire, idle: idle, frq: freq,
+				b: NewBuilder(s.Arena(), st.key, typ, count, expire), active: true}
+			continue
 		}
-		err := insertString(s, int(db), key, val, expire, idle, freq, merge)
-		if !locksHeld {
-			s.Unlock()
+		var val []byte
+		val, b = readElem(b)
+		unlock := lock(s)
+		var h alloc.Handle
+		var err error
+		if kind == kindString {
+			h, err = object.NewString(s.Arena(), key, val, expire, object.WriteSet)
+		} else {
+			h, err = NewBlobRecord(s.Arena(), key, typ, val, expire)
 		}
+		if err == nil {
+			err = insertRecord(s, int(db), key, h, idle, freq, merge)
+		}
+		unlock()
 		if err != nil {
 			return n, err
 		}
@@ -211,16 +368,21 @@ func insertBatch(ks *keyspace.Keyspace, b []byte, locksHeld, merge bool) (int64,
 	return n, nil
 }
 
-// insertString makes and inserts one string record, as SET would store it, with the file's
-// access clock where the policy keeps one; merge replaces an existing key.
-func insertString(s *keyspace.Shard, db int, key, val []byte, expire, idle, freq int64, merge bool) error {
-	if expire < 0 {
-		expire = 0 // object.NewString: 0 means no expire
+// loadElemErr words an element's error: a duplicate names the key, as Redis's loader does.
+func loadElemErr(err error, st *building) error {
+	if errors.Is(err, ErrDuplicateElement) {
+		what := "hash fields"
+		if st.typ == rdb.TypeSet {
+			what = "set members"
+		}
+		return fmt.Errorf("%w: duplicate %s in key '%s'", rdb.ErrCorrupt, what, st.key)
 	}
-	h, err := object.NewString(s.Arena(), key, val, expire, object.WriteSet)
-	if err != nil {
-		return err
-	}
+	return err
+}
+
+// insertRecord inserts record h (freed on error) as key with the file's access clock where
+// the policy keeps one; merge replaces an existing key.
+func insertRecord(s *keyspace.Shard, db int, key []byte, h alloc.Handle, idle, freq int64, merge bool) error {
 	if merge {
 		if _, err := s.ReplaceLocked(db, key, h); err != nil {
 			object.Free(s.Arena(), h)

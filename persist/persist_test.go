@@ -125,6 +125,9 @@ func TestSnapshotUnderWrites(t *testing.T) {
 	for i := range keys {
 		put(t, ks, 0, fmt.Sprintf("k%d", i), "gen0", 0)
 	}
+	// The snapshot's instant comes before any write: a writer started earlier could change a
+	// key before it, and that change belongs in the file.
+	sn := StartSnapshot(ks, SnapshotOptions{Checksum: true, Workers: 2})
 	var stop atomic.Bool
 	var wg sync.WaitGroup
 	for w := range 4 {
@@ -138,7 +141,7 @@ func TestSnapshotUnderWrites(t *testing.T) {
 		}()
 	}
 	var buf bytes.Buffer
-	_, err := WriteSnapshot(ks, &buf, SnapshotOptions{Checksum: true, Workers: 2})
+	_, err := sn.Encode(&buf)
 	stop.Store(true)
 	wg.Wait()
 	if err != nil {

@@ -26,7 +26,7 @@ type UnsupportedTypeError struct {
 }
 
 func (e *UnsupportedTypeError) Error() string {
-	return fmt.Sprintf("rdb: unsupported value type %d (only strings are supported)", e.Type)
+	return fmt.Sprintf("rdb: unsupported value type %d (only strings, hashes and sets are supported)", e.Type)
 }
 
 // UnsupportedOpcodeError reports an opcode this package recognises but
@@ -60,10 +60,16 @@ type Decoder struct {
 	// ReuseBuffers makes Next return its key and value in buffers it reuses: they are valid
 	// until the next call. A loader that copies them saves two allocations per key.
 	ReuseBuffers bool
-	bufs         [3][]byte // key, value, LZF input (ReuseBuffers)
+	bufs         [6][]byte // key, value, LZF input, two elements, a converted value (ReuseBuffers)
 	// OnResizeDB, when set, is told of each RESIZEDB hint: the database and its key and
 	// expire counts (a loader sizes its tables from it).
 	OnResizeDB func(db int, keys, expires uint64)
+
+	elems    elemState // the elements of the last entry not read yet (collection.go)
+	skipping bool      // drain: elements read only to be skipped, into reused buffers
+	dump     bool      // a DUMP payload's decoder: element errors are ErrDumpData
+	// EmptyKeys counts the empty collections skipped, as Redis's loader skips them.
+	EmptyKeys int64
 }
 
 // Buffer slots of readString with ReuseBuffers.
@@ -72,7 +78,13 @@ const (
 	slotKey   = 0
 	slotValue = 1
 	slotLZF   = 2
+	slotElem  = 3 // a set's member, a hash's field
+	slotElem2 = 4 // a hash's value
+	slotConv  = 5 // a value converted from an older encoding (ziplist to listpack)
 )
+
+// reuse reports whether a read into slot goes to its reused buffer.
+func (d *Decoder) reuse(slot int) bool { return slot >= 0 && (d.ReuseBuffers || d.skipping) }
 
 // NewDecoder returns a Decoder reading from r.
 func NewDecoder(r io.Reader) *Decoder {
@@ -146,7 +158,7 @@ func (d *Decoder) readBytes(n uint64, slot int) ([]byte, error) {
 	if n > math.MaxInt32*8 {
 		return nil, fmt.Errorf("%w: length %d too large", ErrCorrupt, n)
 	}
-	if d.ReuseBuffers && slot >= 0 {
+	if d.reuse(slot) {
 		if b := d.bufs[slot]; uint64(cap(b)) >= n {
 			b = b[:n]
 			return b, d.readFull(b)
@@ -182,7 +194,7 @@ func (d *Decoder) readGrowing(n uint64) ([]byte, error) {
 // intBuf is the buffer an integer-encoded string is formatted into: slot's (ReuseBuffers) or
 // a new one.
 func (d *Decoder) intBuf(slot int) []byte {
-	if d.ReuseBuffers && slot >= 0 {
+	if d.reuse(slot) {
 		return d.bufs[slot][:0]
 	}
 	return nil
@@ -224,14 +236,14 @@ func (d *Decoder) readString(slot int) ([]byte, error) {
 			return nil, err
 		}
 		var dst []byte
-		if d.ReuseBuffers && slot >= 0 {
+		if d.reuse(slot) {
 			dst = d.bufs[slot][:0]
 		}
 		out, err := LZFDecompressAppend(dst, comp, int(ulen))
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 		}
-		if d.ReuseBuffers && slot >= 0 {
+		if d.reuse(slot) {
 			d.bufs[slot] = out
 		}
 		return out, nil
@@ -241,7 +253,7 @@ func (d *Decoder) readString(slot int) ([]byte, error) {
 
 // keepInt keeps a formatted integer's buffer as slot's (it may have grown).
 func (d *Decoder) keepInt(slot int, b []byte) []byte {
-	if d.ReuseBuffers && slot >= 0 {
+	if d.reuse(slot) {
 		d.bufs[slot] = b
 	}
 	return b
@@ -266,9 +278,11 @@ func (d *Decoder) readHeader() error {
 	return nil
 }
 
-// Next returns the next string entry. It returns io.EOF after the EOF
-// opcode, once the checksum (if any and non-zero) has been verified. Any
-// other error is final.
+// Next returns the next entry. It returns io.EOF after the EOF opcode, once the
+// checksum (if any and non-zero) has been verified. Any other error is final.
+// An entry stored as elements (Type TypeHash or TypeSet) is followed by its
+// elements, which NextPair or NextMember read; Next skips those not read.
+// Empty collections are skipped (counted in EmptyKeys), as Redis's loader does.
 func (d *Decoder) Next() (Entry, error) {
 	if d.err != nil {
 		return Entry{}, d.err
@@ -293,6 +307,9 @@ func (d *Decoder) next() (Entry, error) {
 		if err := d.readHeader(); err != nil {
 			return Entry{}, err
 		}
+	}
+	if err := d.drain(); err != nil {
+		return Entry{}, err
 	}
 	ent := Entry{ExpireMs: -1, Idle: -1, Freq: -1}
 	for {
@@ -360,11 +377,17 @@ func (d *Decoder) next() (Entry, error) {
 			return Entry{}, &UnsupportedOpcodeError{t, "module auxiliary data"}
 		case opFunction2, opFunctionPreGA:
 			return Entry{}, &UnsupportedOpcodeError{t, "functions"}
-		case TypeString:
+		case TypeString, TypeSet, TypeHash, TypeHashZipmap, TypeSetIntset, TypeHashZiplist,
+			TypeHashListpack, TypeSetListpack:
 			if ent.Key, err = d.readString(slotKey); err != nil {
 				return Entry{}, err
 			}
-			if ent.Value, err = d.readString(slotValue); err != nil {
+			if err = d.readValue(t, &ent); err == errEmptyKey {
+				d.EmptyKeys++
+				ent = Entry{ExpireMs: -1, Idle: -1, Freq: -1}
+				continue
+			}
+			if err != nil {
 				return Entry{}, err
 			}
 			ent.DB = d.db
@@ -393,7 +416,8 @@ func (d *Decoder) finish() error {
 }
 
 // Decode reads a whole RDB file from r, calling fn for each entry; an error
-// from fn stops decoding and is returned.
+// from fn stops decoding and is returned. The elements of a hash or set stored
+// as elements (TypeHash, TypeSet) are skipped: a Decoder reads them.
 func Decode(r io.Reader, fn func(Entry) error) error {
 	d := NewDecoder(r)
 	for {
@@ -416,36 +440,59 @@ var (
 	ErrDumpData    = errors.New("ERR Bad data format")
 )
 
-// DecodeDump returns the string value of a DUMP payload. The payload's RDB
-// version must be at most 11 and its CRC-64 must match (a zero CRC is not
-// special here, as in Redis) else ErrDumpPayload; a non-string type is an
-// *UnsupportedTypeError and a malformed value ErrDumpData. Bytes between the
-// value and the footer are ignored, as Redis does; unlike Redis (which reads
-// the value from the whole buffer), a value may not run into the footer, so
-// a crafted payload Redis would accept that way is refused here.
-func DecodeDump(payload []byte) ([]byte, error) {
+// OpenDump checks a DUMP payload and reads the head of its value: ent.Type, then
+// ent.Value (a string, or a validated listpack or intset blob) or ent.Len elements
+// that d.NextPair (a hash's pairs) or d.NextMember (a set's members) read. The
+// payload's RDB version must be at most 11 and its CRC-64 must match (a zero CRC
+// is not special here, as in Redis) else ErrDumpPayload; a type other than a
+// string, hash or set is an *UnsupportedTypeError; a malformed or empty value is
+// ErrDumpData, from OpenDump or from the element reads. Bytes between the value
+// and the footer are ignored, as Redis does; unlike Redis (which reads the value
+// from the whole buffer), a value may not run into the footer, so a crafted
+// payload Redis would accept that way is refused here. Entry's key, expire and
+// access fields are not set. The decoder reuses its buffers (ReuseBuffers): each
+// element is valid until the next one is read.
+func OpenDump(payload []byte) (d *Decoder, ent Entry, err error) {
 	n := len(payload)
 	if n < 10 {
-		return nil, ErrDumpPayload
+		return nil, Entry{}, ErrDumpPayload
 	}
 	if binary.LittleEndian.Uint16(payload[n-10:]) > Version {
-		return nil, ErrDumpPayload
+		return nil, Entry{}, ErrDumpPayload
 	}
 	if CRC64(payload[:n-8]) != binary.LittleEndian.Uint64(payload[n-8:]) {
-		return nil, ErrDumpPayload
+		return nil, Entry{}, ErrDumpPayload
 	}
 	body := payload[:n-10]
 	if len(body) == 0 {
-		return nil, ErrDumpData
+		return nil, Entry{}, ErrDumpData
 	}
-	if body[0] != TypeString {
-		return nil, &UnsupportedTypeError{body[0]}
+	switch t := body[0]; t {
+	case TypeString, TypeSet, TypeHash, TypeHashZipmap, TypeSetIntset, TypeHashZiplist,
+		TypeHashListpack, TypeSetListpack:
+	default:
+		return nil, Entry{}, &UnsupportedTypeError{t}
 	}
-	d := NewDecoder(bytes.NewReader(body[1:]))
-	d.hashing = false
-	v, err := d.readString(slotNone)
+	// A buffer no larger than the payload, and elements read into reused buffers: RESTORE
+	// copies each into the arena at once.
+	d = &Decoder{r: bufio.NewReaderSize(bytes.NewReader(body[1:]), min(len(body), 64<<10)), aux: map[string]string{}}
+	d.dump, d.ReuseBuffers = true, true
+	ent = Entry{ExpireMs: -1, Idle: -1, Freq: -1}
+	if err := d.readValue(body[0], &ent); err != nil {
+		return nil, Entry{}, ErrDumpData
+	}
+	return d, ent, nil
+}
+
+// DecodeDump returns the string value of a DUMP payload (errors as OpenDump's; a
+// hash or set is an *UnsupportedTypeError here).
+func DecodeDump(payload []byte) ([]byte, error) {
+	_, ent, err := OpenDump(payload)
 	if err != nil {
-		return nil, ErrDumpData
+		return nil, err
 	}
-	return v, nil
+	if ent.Type != TypeString {
+		return nil, &UnsupportedTypeError{ent.Type}
+	}
+	return ent.Value, nil
 }

@@ -1,5 +1,8 @@
 // Package rdb reads and writes Redis's RDB snapshot format (version 11, as
-// written by Redis 7.2) and DUMP payloads, for the string type only.
+// written by Redis 7.2) and DUMP payloads, for strings, hashes and sets: a
+// listpack or intset value is a blob copied as it is (validated on load), a
+// hash table as its elements, streamed one at a time; older dumps' ziplist and
+// zipmap hashes are converted on load.
 package rdb
 
 import (
@@ -27,8 +30,19 @@ const (
 	opEOF           = 255
 	opFunction2     = 245
 
-	// TypeString is the RDB value type of a string.
-	TypeString = 0
+	// Value types (rdb.h's RDB_TYPE_*) of the types this package reads. The ones
+	// Redis 7.2 writes for hashes and sets are TypeHash and TypeSet (hash-table
+	// encoded: the elements), TypeHashListpack, TypeSetListpack and TypeSetIntset
+	// (the encoding's bytes as one string); the zipmap and ziplist hashes are
+	// read only (Redis 2.4 to 6.2 wrote them).
+	TypeString       = 0
+	TypeSet          = 2
+	TypeHash         = 4
+	TypeHashZipmap   = 9
+	TypeSetIntset    = 11
+	TypeHashZiplist  = 13
+	TypeHashListpack = 16
+	TypeSetListpack  = 20
 )
 
 // Length encodings: the top two bits of the first byte.
@@ -47,8 +61,16 @@ const (
 
 // Entry is one key of a snapshot.
 type Entry struct {
-	DB       int
-	Key      []byte
+	DB  int
+	Key []byte
+	// Type says the form of the value: TypeString (Value is the string),
+	// TypeHashListpack, TypeSetListpack, TypeSetIntset (Value is the blob,
+	// validated by the decoder; a ziplist hash is converted and reported as
+	// TypeHashListpack), or TypeHash, TypeSet (Value is nil and the Len elements
+	// follow: Decoder.NextPair, Decoder.NextMember; a zipmap hash is reported so).
+	Type byte
+	// Len is the number of pairs of a hash, of members of a set (for a blob too).
+	Len      uint64
 	Value    []byte
 	ExpireMs int64 // absolute Unix time in milliseconds, or -1 for none
 	Idle     int64 // LRU idle time in seconds, or -1 when absent
@@ -165,6 +187,32 @@ func AppendSelectDB(dst []byte, db int) []byte {
 // (ExpireMs >= 0), LRU idle time (Idle >= 0) or LFU counter (Freq >= 0), the
 // type, the key and the value (LZF-compressed where compress allows).
 func AppendString(b []byte, ent Entry, compress bool) []byte {
+	b = appendHead(b, ent, TypeString, compress)
+	return appendString(b, ent.Value, compress)
+}
+
+// AppendBlob appends one key whose value is the bytes of a listpack or an intset (typ
+// TypeHashListpack, TypeSetListpack or TypeSetIntset), written as one string as Redis does;
+// the rest as AppendString.
+func AppendBlob(b []byte, ent Entry, typ byte, blob []byte, compress bool) []byte {
+	b = appendHead(b, ent, typ, compress)
+	return appendString(b, blob, compress)
+}
+
+// AppendCollection appends the head of a key stored as elements (typ TypeHash with n pairs or
+// TypeSet with n members): the caller then appends exactly that many with AppendElement (a
+// hash: field, value, field, value…). The rest as AppendString.
+func AppendCollection(b []byte, ent Entry, typ byte, n uint64, compress bool) []byte {
+	return appendLen(appendHead(b, ent, typ, compress), n)
+}
+
+// AppendElement appends one element of a collection (a field, a value or a member) as Redis
+// writes it: an integer encoding, LZF or raw, as string values.
+func AppendElement(b, s []byte, compress bool) []byte { return appendString(b, s, compress) }
+
+// appendHead appends what precedes a value: the expire (ExpireMs >= 0), LRU idle time (Idle >=
+// 0) or LFU counter (Freq >= 0), the type and the key.
+func appendHead(b []byte, ent Entry, typ byte, compress bool) []byte {
 	if ent.ExpireMs >= 0 {
 		b = append(b, opExpireTimeMs)
 		b = binary.LittleEndian.AppendUint64(b, uint64(ent.ExpireMs))
@@ -175,9 +223,8 @@ func AppendString(b []byte, ent Entry, compress bool) []byte {
 	if ent.Freq >= 0 {
 		b = append(b, opFreq, byte(ent.Freq))
 	}
-	b = append(b, TypeString)
-	b = appendString(b, ent.Key, compress)
-	return appendString(b, ent.Value, compress)
+	b = append(b, typ)
+	return appendString(b, ent.Key, compress)
 }
 
 // Finish writes the EOF opcode and the checksum footer, and flushes.
@@ -270,7 +317,27 @@ func EncodeDump(value []byte) []byte {
 }
 
 func encodeDumpVersion(value []byte, version int) []byte {
-	b := appendString([]byte{TypeString}, value, true)
+	return finishDumpVersion(appendString([]byte{TypeString}, value, true), version)
+}
+
+// EncodeDumpBlob returns the DUMP payload of a listpack or intset value (typ TypeHashListpack,
+// TypeSetListpack or TypeSetIntset): the type, the blob as a string, the footer.
+func EncodeDumpBlob(typ byte, blob []byte) []byte {
+	return FinishDump(appendString([]byte{typ}, blob, true))
+}
+
+// AppendDumpHead starts the DUMP payload of a value stored as elements (typ TypeHash with n
+// pairs or TypeSet with n members) in dst: append the elements with AppendElement (compress
+// true, as DUMP does) and end with FinishDump.
+func AppendDumpHead(dst []byte, typ byte, n uint64) []byte {
+	return appendLen(append(dst, typ), n)
+}
+
+// FinishDump appends a DUMP payload's footer to b (the type and value): the RDB version (11)
+// as 2 bytes little endian, then the CRC-64 of all the preceding bytes.
+func FinishDump(b []byte) []byte { return finishDumpVersion(b, Version) }
+
+func finishDumpVersion(b []byte, version int) []byte {
 	b = binary.LittleEndian.AppendUint16(b, uint16(version))
 	return binary.LittleEndian.AppendUint64(b, CRC64(b))
 }

@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"slices"
 	"sync"
+
+	"github.com/kvserver/kvserver/internal/lzf"
 )
 
 // LZF stream format (liblzf, as used by Redis):
@@ -159,47 +161,11 @@ func LZFDecompressAppend(dst, in []byte, outLen int) ([]byte, error) {
 	return out, err
 }
 
-// decompress appends the decompressed bytes to out, which is empty.
+// decompress appends the decompressed bytes to out, which is empty (package lzf, which the
+// test helpers that cannot import rdb share).
 func decompress(out, in []byte, outLen int) ([]byte, error) {
-	ip := 0
-	for ip < len(in) {
-		ctrl := int(in[ip])
-		ip++
-		if ctrl < lzfMaxLit {
-			run := ctrl + 1
-			if ip+run > len(in) || len(out)+run > outLen {
-				return nil, ErrLZFCorrupt
-			}
-			out = append(out, in[ip:ip+run]...)
-			ip += run
-			continue
-		}
-		l := ctrl >> 5
-		if l == 7 {
-			if ip >= len(in) {
-				return nil, ErrLZFCorrupt
-			}
-			l += int(in[ip])
-			ip++
-		}
-		if ip >= len(in) {
-			return nil, ErrLZFCorrupt
-		}
-		ref := len(out) - (ctrl&0x1f)<<8 - int(in[ip]) - 1
-		ip++
-		l += 2
-		if ref < 0 || len(out)+l > outLen {
-			return nil, ErrLZFCorrupt
-		}
-		if ref+l <= len(out) {
-			out = append(out, out[ref:ref+l]...)
-		} else {
-			for k := 0; k < l; k++ { // byte by byte: the source overlaps what is written
-				out = append(out, out[ref+k])
-			}
-		}
-	}
-	if len(out) != outLen {
+	out, ok := lzf.Decompress(out, in, outLen)
+	if !ok {
 		return nil, ErrLZFCorrupt
 	}
 	return out, nil

@@ -1099,12 +1099,38 @@ func TestPersistRefusedFiles(t *testing.T) {
 		f.Close()
 		loadRefused(t, dir, "duplicate")
 	})
-	t.Run("hash", func(t *testing.T) {
+	t.Run("list", func(t *testing.T) {
 		t.Parallel()
-		requireKvserver(t, "Redis loads hashes")
+		requireKvserver(t, "Redis loads lists")
 		dir := t.TempDir()
-		writeRedisDump(t, dir, "SET a 1", "HSET h f v", "SET z 2")
-		loadRefused(t, dir, "type", "hash")
+		writeRedisDump(t, dir, "SET a 1", "RPUSH l x", "SET z 2")
+		loadRefused(t, dir, "type")
+	})
+	t.Run("hash-duplicate-field", func(t *testing.T) {
+		// A hash-table hash (type 4) naming a field twice: Redis refuses it too ("Duplicate
+		// hash fields detected"; 7.0.15 checks a hash within the listpack limits only with
+		// sanitize-dump-payload yes, so this one has 601 pairs).
+		t.Parallel()
+		dir := t.TempDir()
+		f, err := os.Create(filepath.Join(dir, "dump.rdb"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := rdb.NewEncoder(f)
+		e.Version = craftVersion()
+		e.WriteHeader()
+		e.SelectDB(0)
+		b := rdb.AppendCollection(nil, rdb.Entry{Key: []byte("h"), ExpireMs: -1, Idle: -1, Freq: -1}, rdb.TypeHash, 601, false)
+		for i := range 601 {
+			b = rdb.AppendElement(b, []byte(strconv.Itoa(i%600)), false)
+			b = rdb.AppendElement(b, []byte("v"), false)
+		}
+		e.WriteRaw(b)
+		if err := e.Finish(); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		loadRefused(t, dir, "duplicate")
 	})
 }
 

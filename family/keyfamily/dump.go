@@ -7,12 +7,15 @@ import (
 	"github.com/kvserver/kvserver/conv"
 	"github.com/kvserver/kvserver/keyspace"
 	"github.com/kvserver/kvserver/object"
+	"github.com/kvserver/kvserver/persist"
 	"github.com/kvserver/kvserver/rdb"
 	"github.com/kvserver/kvserver/replyerr"
 )
 
 // DUMP and RESTORE: a key's value as Redis's serialization (package rdb: the value's RDB
-// encoding, RDB version 11 and a CRC-64), and back. Strings are the only type yet.
+// encoding, RDB version 11 and a CRC-64), and back. Strings, hashes and sets: a listpack or
+// intset as its bytes, a hash table as its elements (package persist builds the record back,
+// converted by the limits as Redis's RDB load does).
 
 // RESTORE's own errors, as Redis words them.
 const (
@@ -32,11 +35,14 @@ func dumpCommand(ctx *command.Ctx) {
 		return
 	}
 	a := sh.Arena()
-	if object.TypeOf(a, h) != object.TypeString {
+	switch object.TypeOf(a, h) {
+	case object.TypeString:
+		ctx.W.Bulk(rdb.EncodeDump(object.Value(a, h, ctx.Scratch[:0])))
+	case object.TypeHash, object.TypeSet:
+		ctx.W.Bulk(persist.EncodeDump(a, h))
+	default:
 		ctx.W.Error(replyerr.WrongType.Error()) // no other type exists yet
-		return
 	}
-	ctx.W.Bulk(rdb.EncodeDump(object.Value(a, h, ctx.Scratch[:0])))
 }
 
 // restoreCommand: RESTORE key ttl serialized-value [REPLACE] [ABSTTL] [IDLETIME seconds]
@@ -98,7 +104,7 @@ func restoreCommand(ctx *command.Ctx) {
 		ctx.W.Error(errRestoreTTL.Error())
 		return
 	}
-	value, err := rdb.DecodeDump(args.Arg(3))
+	d, ent, err := rdb.OpenDump(args.Arg(3))
 	switch {
 	case errors.Is(err, rdb.ErrDumpPayload):
 		ctx.W.Error(rdb.ErrDumpPayload.Error())
@@ -115,11 +121,34 @@ func restoreCommand(ctx *command.Ctx) {
 			expireAt += now
 		}
 	}
-	// SetStringAt replaces the key (REPLACE) and, for a time already past, only deletes it, as
-	// Redis's RESTORE of an expired payload answers OK and leaves no key.
-	if err := ctx.SetStringAt(sh, key, value, expireAt, now); err != nil {
-		ctx.W.Error(replyerr.OOM.Error())
-		return
+	if ent.Type == rdb.TypeString {
+		// SetStringAt replaces the key (REPLACE) and, for a time already past, only deletes
+		// it, as Redis's RESTORE of an expired payload answers OK and leaves no key.
+		if err := ctx.SetStringAt(sh, key, ent.Value, expireAt, now); err != nil {
+			ctx.W.Error(replyerr.OOM.Error())
+			return
+		}
+	} else {
+		// The record is built whole before the key changes: bad data leaves nothing behind.
+		h, err := persist.NewRecord(sh.Arena(), key, d, ent, expireAt)
+		switch {
+		case errors.Is(err, object.ErrOOM):
+			ctx.W.Error(replyerr.OOM.Error())
+			return
+		case err != nil:
+			ctx.W.Error(rdb.ErrDumpData.Error())
+			return
+		}
+		if expireAt != 0 && expireAt <= now {
+			object.Free(sh.Arena(), h)
+			sh.DeleteLocked(ctx.DB, key)
+		} else if replaced, err := sh.ReplaceFlagsLocked(ctx.DB, key, h, ctx.WriteFlags()); err != nil {
+			object.Free(sh.Arena(), h)
+			ctx.W.Error(replyerr.OOM.Error())
+			return
+		} else if !replaced {
+			ctx.NotifyNew(key)
+		}
 	}
 	if h, ok := sh.LookupFlagsLocked(ctx.DB, key, keyspace.LookupNoTouch); ok {
 		sh.SetAccessLocked(h, idle, freq)

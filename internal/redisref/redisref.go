@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kvserver/kvserver/rdb"
+	"github.com/kvserver/kvserver/internal/lzf"
 )
 
 // Conn is a connection to a reference redis-server started by Start.
@@ -129,20 +129,69 @@ func (rc *Conn) read() (any, error) {
 }
 
 // DumpBlob DUMPs key and returns the payload's RDB type byte and the string after it,
-// decompressed: for a small hash or set, the listpack or intset blob itself.
+// decompressed: for a small hash or set, the listpack or intset blob itself. (It reads the
+// string itself rather than through package rdb, which imports listpack and intset, whose
+// tests use this package.)
 func (rc *Conn) DumpBlob(key string) (typ byte, blob []byte) {
 	rc.t.Helper()
 	p, ok := rc.Do("DUMP", key).([]byte)
 	if !ok || len(p) < 11 {
 		rc.t.Fatalf("DUMP %s: %v", key, p)
 	}
-	// The value is an RDB string after the type byte: read it as a string value's payload,
-	// with the type byte made a string's and the CRC recomputed.
-	q := append([]byte{rdb.TypeString}, p[1:len(p)-8]...)
-	q = binary.LittleEndian.AppendUint64(q, rdb.CRC64(q))
-	blob, err := rdb.DecodeDump(q)
+	blob, err := rdbString(p[1 : len(p)-10])
 	if err != nil {
 		rc.t.Fatalf("DUMP %s: %v", key, err)
 	}
 	return p[0], blob
+}
+
+// rdbString reads the RDB string at the start of b: raw or LZF-compressed (integer encodings
+// are never used for a blob).
+func rdbString(b []byte) ([]byte, error) {
+	n, b, enc, err := rdbLen(b)
+	if err != nil {
+		return nil, err
+	}
+	if !enc {
+		if uint64(len(b)) < n {
+			return nil, errors.New("short string")
+		}
+		return b[:n], nil
+	}
+	if n != 3 { // RDB_ENC_LZF
+		return nil, fmt.Errorf("string encoding %d", n)
+	}
+	clen, b, _, err := rdbLen(b)
+	if err != nil {
+		return nil, err
+	}
+	ulen, b, _, err := rdbLen(b)
+	if err != nil || uint64(len(b)) < clen || ulen > 1<<32 {
+		return nil, errors.New("bad LZF string")
+	}
+	out, ok := lzf.Decompress(make([]byte, 0, ulen), b[:clen], int(ulen))
+	if !ok {
+		return nil, errors.New("bad LZF data")
+	}
+	return out, nil
+}
+
+// rdbLen reads an RDB length at the start of b; enc reports the special-encoding form.
+func rdbLen(b []byte) (n uint64, rest []byte, enc bool, err error) {
+	if len(b) == 0 {
+		return 0, nil, false, errors.New("short length")
+	}
+	switch c := b[0]; {
+	case c>>6 == 0:
+		return uint64(c & 0x3f), b[1:], false, nil
+	case c>>6 == 1 && len(b) >= 2:
+		return uint64(c&0x3f)<<8 | uint64(b[1]), b[2:], false, nil
+	case c>>6 == 3:
+		return uint64(c & 0x3f), b[1:], true, nil
+	case c == 0x80 && len(b) >= 5:
+		return uint64(binary.BigEndian.Uint32(b[1:])), b[5:], false, nil
+	case c == 0x81 && len(b) >= 9:
+		return binary.BigEndian.Uint64(b[1:]), b[9:], false, nil
+	}
+	return 0, nil, false, errors.New("bad length")
 }
