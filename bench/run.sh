@@ -7,7 +7,8 @@
 # shared and noisy: only medians of the rounds and kvserver/Redis ratios of those medians from
 # the same run are reported. Servers are restarted wherever state would leak between rounds.
 # Prints a Markdown table and writes it, with the machine, versions and commands, to
-# BENCHMARKS.md, and the bytes-per-key chart to bench/bytes-per-key.svg.
+# BENCHMARKS.md, the bytes-per-key chart to bench/bytes-per-key.svg and the bytes-per-element
+# chart of hashes and sets to bench/bytes-per-element.svg.
 #
 #   1  throughput: redis-benchmark SET and GET at -P 1 and -P 16, PING_MBULK (every GET hits)
 #   2  bytes per key: 1,000,000 SETs of 18-byte keys and 85-byte values via redis-cli --pipe
@@ -26,7 +27,7 @@
 #      fields, 100,000 hashes of 10 fields, one set of 1,000,000 members, 2,000 sets of 500
 #      integers; ops per server CPU-second of redis-benchmark -t hset,sadd,spop -P 16, and of
 #      HGET, SISMEMBER (loaded keys, every lookup a hit) and HGETALL of a 1,000-field hash;
-#      memory in 3 rounds (HS_MEM_ROUNDS)
+#      memory in 3 rounds (HS_MEM_ROUNDS), drawn by bench/chart -bars
 #
 # Environment (defaults in parentheses; QUICK=1 lowers the counts for a ~2-minute smoke test):
 #   ROUNDS (5)            rounds per measurement; figures that count need at least 5
@@ -34,6 +35,7 @@
 #   KVSERVER (build it)   run this binary as the kvserver side, e.g. /usr/bin/redis-server to
 #                         check the script itself
 #   OUT (BENCHMARKS.md)   report path; CHART (bench/bytes-per-key.svg) chart path
+#   CHART8 (bench/bytes-per-element.svg) the chart of measurement 8's memory per element
 #   KEEP=1                keep the work directory (server logs, raw results) in /tmp
 #   SERVER_ARGS ("")      more directives for both servers, e.g. "--maxmemory 8gb
 #                         --maxmemory-policy allkeys-lru": the memory limit set but not reached
@@ -105,6 +107,7 @@ HS_HGETALL_N=${HS_HGETALL_N:-5000} # … and of HGETALL of a 1,000-field hash
 VALUE=85                        # value size of items 1, 2, 4 and 6
 OUT=${OUT:-$ROOT/BENCHMARKS.md}
 CHART=${CHART:-$ROOT/bench/bytes-per-key.svg}
+CHART8=${CHART8:-$ROOT/bench/bytes-per-element.svg}
 TICKS=$(getconf CLK_TCK)
 
 WORK=$(mktemp -d /tmp/kvbench.XXXXXX)
@@ -389,8 +392,8 @@ memory_round() {
   [ "$prefix" != mem ] || say "  ${NAME[$side]}: $d dataset, $u used_memory, $m RSS bytes/key"
 }
 
-# per_key prints (after - before) / n with one decimal.
-per_key() { awk -v a="$1" -v b="$2" -v n="$3" 'BEGIN { printf "%.1f", (b - a) / n }'; }
+# per_key prints (after - before) / n with one decimal, or with $4 decimals.
+per_key() { awk -v a="$1" -v b="$2" -v n="$3" -v d="${4:-1}" 'BEGIN { printf "%." d "f", (b - a) / n }'; }
 
 measure_memory() {
   say "2. bytes per key: $MEM_KEYS keys of 18 bytes, $VALUE-byte values"
@@ -692,9 +695,10 @@ hs_memory_round() {
   stop_server "$side"
   want=$([ "$id" = intset ] && echo 500 || echo "$cmds")
   [ "$got" = "$want" ] || { echo "${NAME[$side]}: $check answered '$got' after loading $label, not $want" >&2; return 1; }
-  record "hs_${id}_used" "$side" "$r" "$(per_key "$u0" "$u1" "$elems")"
-  record "hs_${id}_rss" "$side" "$r" "$(per_key "$r0" "$r1" "$elems")"
-  say "  ${NAME[$side]}, $label: $(per_key "$u0" "$u1" "$elems") used_memory, $(per_key "$r0" "$r1" "$elems") RSS bytes per $el"
+  # Two decimals: the per-integer target, 4.2, needs the second.
+  record "hs_${id}_used" "$side" "$r" "$(per_key "$u0" "$u1" "$elems" 2)"
+  record "hs_${id}_rss" "$side" "$r" "$(per_key "$r0" "$r1" "$elems" 2)"
+  say "  ${NAME[$side]}, $label: $(per_key "$u0" "$u1" "$elems" 2) used_memory, $(per_key "$r0" "$r1" "$elems" 2) RSS bytes per $el"
 }
 
 # hs_load (8b) starts side's server and loads the keys the speed runs read: HS_KEYS hashes
@@ -732,6 +736,8 @@ hs_custom_one() {
   say "  $* -P 16 ${NAME[$side]}: $rps ops/s, $cpu ops/CPU-s"
 }
 
+# The issue's targets for kvserver's used_memory per element of each shape of 8a.
+declare -A HS_TARGET=([hash1m]=72 [hash10]=290 [set1m]=38 [intset]=4.2)
 HS_TESTS=(hset sadd spop)
 HS_CUSTOM=("hget|$HS_N|HGET hs:__rand_int__ f3" "sismember|$HS_N|SISMEMBER bigset member:__rand_int__" "hgetall|$HS_HGETALL_N|HGETALL h1000")
 
@@ -857,12 +863,13 @@ define_rows() {
   row ps_pub_rate int "PUBLISH to 1 channel with $n subscribers: messages delivered per second"
   row conn_subscribe int "RSS per idle subscribed client, bytes ($(commas "$PS_IDLE") connections on $PS_CHANNELS channels; target for kvserver ≤ 1.5 KB)"
   hs_shapes
-  local spec id el label
-  declare -A target=([hash1m]=72 [hash10]=290 [set1m]=38 [intset]=4.2)
+  local spec id el label f
   for spec in "${HS_SHAPES[@]}"; do
     IFS='|' read -r id _ _ el label _ <<<"$spec"
-    row "hs_${id}_used" f1 "${label^}: used_memory delta per $el (target for kvserver ≤ ${target[$id]})"
-    row "hs_${id}_rss" f1 "${label^}: RSS delta per $el"
+    f=f1
+    [ "$id" != intset ] || f=f2 # its target, 4.2, needs the second decimal
+    row "hs_${id}_used" "$f" "${label^}: used_memory delta per $el (target for kvserver ≤ ${HS_TARGET[$id]})"
+    row "hs_${id}_rss" "$f" "${label^}: RSS delta per $el"
   done
   for test in "${HS_TESTS[@]}"; do
     row "tp_${test}_P16_ops" int "${test^^} -P 16 (redis-benchmark -t $test): ops/s"
@@ -921,6 +928,36 @@ chart_table() {
   done
 }
 
+# chart8_tsv prints measurement 8's chart data: series, shape, median bytes per element, for the
+# shapes with a Redis used_memory figure, the one every bar is drawn against.
+chart8_tsv() {
+  local spec id el name kind side v
+  hs_shapes
+  for spec in "${HS_SHAPES[@]}"; do
+    IFS='|' read -r id _ _ el _ _ <<<"$spec"
+    [ -n "$(median "hs_${id}_used" redis)" ] || continue
+    case $id in # the labels of the table, shortened to fit under a group of bars
+      hash1m) name="1 hash of $(commas "$HS_FIELDS") fields" ;;
+      hash10) name="$(commas "$HS_HASHES") hashes of 10 fields" ;;
+      set1m) name="1 set of $(commas "$HS_MEMBERS") members" ;;
+      intset) name="$(commas "$HS_INTSETS") sets of 500 integers" ;;
+    esac
+    for kind in used rss; do
+      for side in "${SIDES[@]}"; do
+        v=$(median "hs_${id}_$kind" "$side")
+        [ -z "$v" ] || printf '%s %s\t%s\t%s\n' "${NAME[$side]}" "$([ $kind = used ] && echo used_memory || echo RSS)" "$name, per $el (target ${HS_TARGET[$id]})" "$v"
+      done
+    done
+  done
+}
+
+# draw_chart8 draws measurement 8's memory per element into CHART8.
+draw_chart8() {
+  chart8_tsv | "$HELPERS/chart" -bars -ref "Redis used_memory" \
+    -title "Bytes per element of hashes and sets, as a percentage of Redis's used_memory" \
+    -ylabel "% of Redis's used_memory; labels: bytes per element" >"$CHART8"
+}
+
 # rounds_table lists every round's figure of the table's measurements.
 rounds_table() {
   local spec id f label side
@@ -937,9 +974,10 @@ rounds_table() {
 }
 
 write_report() {
-  local elapsed=$1 t load_end chart_rel
+  local elapsed=$1 t load_end chart_rel chart8_rel
   load_end=$(cut -d' ' -f1-3 /proc/loadavg)
   chart_rel=$(realpath --relative-to="$(dirname "$OUT")" "$CHART")
+  chart8_rel=$(realpath --relative-to="$(dirname "$OUT")" "$CHART8")
   t=$(table)
   {
     echo "# Benchmarks: kvserver beside Redis"
@@ -977,7 +1015,7 @@ write_report() {
       echo "- Hashes and sets: each shape loaded into a fresh server by \`bench/respgen -cmd … | redis-cli --pipe\`"
       echo "  (every command answered without an error, then HLEN, SCARD or DBSIZE checked); used_memory and"
       echo "  VmRSS deltas over the fresh server's, read $HS_SETTLE s after, per element (per field, per hash, per"
-      echo "  member), $HS_MEM_ROUNDS rounds. Speed: one server per side loaded with $(commas "$HS_KEYS") hashes \`hs:%012d\` of 10 fields (16-byte"
+      echo "  member), $HS_MEM_ROUNDS rounds$([ -f "$CHART8" ] && [ -n "$(chart8_tsv)" ] && echo ", drawn below"). Speed: one server per side loaded with $(commas "$HS_KEYS") hashes \`hs:%012d\` of 10 fields (16-byte"
       echo "  values), a set \`bigset\` of $(commas "$HS_KEYS") members \`member:%012d\` and a hash \`h1000\` of 1,000 fields; HSET,"
       echo "  SADD and SPOP are redis-benchmark's own tests (-d $VALUE -r $(commas "$TP_KEYS"), on its keys myhash and myset,"
       echo "  SPOP after SADD in each round); HGET and SISMEMBER read the loaded keys through __rand_int__ (-r"
@@ -1017,6 +1055,17 @@ write_report() {
       chart_table
       echo
       echo "</details>"
+    fi
+    if [ -f "$CHART8" ] && [ -n "$(chart8_tsv)" ]; then
+      echo
+      echo "## Bytes per element of hashes and sets"
+      echo
+      echo "The four shapes of the table's hash and set memory rows, each loaded into a fresh server:"
+      echo "used_memory and RSS deltas per element (medians of $HS_MEM_ROUNDS rounds). Each bar is drawn as a"
+      echo "percentage of Redis's used_memory for its shape, since the shapes' figures differ by two orders"
+      echo "of magnitude, and labelled with its bytes per element; the targets are kvserver's used_memory."
+      echo
+      echo "![Bytes per element of hashes and sets]($chart8_rel)"
     fi
     echo
     echo "## Machine"
@@ -1085,7 +1134,7 @@ else
   $GO build -o bin/kvserver ./cmd/kvserver
   BIN[kv]=$ROOT/bin/kvserver
   KV_VERSION="$(bin/kvserver --version 2>/dev/null | head -n 1), git $(git rev-parse --short HEAD)$(
-    [ -z "$(git status --porcelain -- . ':!BENCHMARKS.md' ':!bench/bytes-per-key.svg' 2>/dev/null)" ] ||
+    [ -z "$(git status --porcelain -- . ':!BENCHMARKS.md' ':!bench/bytes-per-key.svg' ':!bench/bytes-per-element.svg' 2>/dev/null)" ] ||
       echo ' with uncommitted changes'), built by run.sh"
 fi
 BIN[redis]=$(command -v redis-server)
@@ -1115,12 +1164,13 @@ for m in $ONLY; do
 done
 
 define_rows
-mkdir -p "$(dirname "$OUT")" "$(dirname "$CHART")"
+mkdir -p "$(dirname "$OUT")" "$(dirname "$CHART")" "$(dirname "$CHART8")"
 if [ -n "$(chart_tsv)" ]; then
   chart_tsv | "$HELPERS/chart" -title "Bytes per key against value size ($(commas "$CHART_KEYS") keys of 16 bytes)" \
     -xlabel "value size, bytes" -ylabel "bytes per key" -xstep 64 >"$CHART"
 fi
+[ -z "$(chart8_tsv)" ] || draw_chart8
 write_report "$(($(date +%s) - STARTED))"
-say "wrote $OUT$([ -f "$CHART" ] && echo " and $CHART")"
+say "wrote $OUT$([ -f "$CHART" ] && echo ", $CHART")$([ -f "$CHART8" ] && [ -n "$(chart8_tsv)" ] && echo ", $CHART8")"
 [ ! -s "$FAILURES" ] || { say "some measurements failed: see $OUT"; exit 1; }
 ABORTED=0

@@ -4,6 +4,12 @@
 // "kvserver RSS" read as a pair beside "Redis used_memory" and "Redis RSS".
 //
 //	chart -title 'Bytes per key' -xlabel 'value size' -ylabel 'bytes per key' < data.tsv > chart.svg
+//
+// With -bars it draws grouped bars instead from rows of series, category, value: one group per
+// category, one bar per series, each labelled with its figure; with -ref the bars' heights are
+// percentages of the named series' figure in each category (see barChart).
+//
+//	chart -bars -ref 'Redis used_memory' -title 'Bytes per element' < data.tsv > chart.svg
 package main
 
 import (
@@ -22,12 +28,23 @@ func main() {
 	flag.StringVar(&c.xlabel, "xlabel", "", "x axis label")
 	flag.StringVar(&c.ylabel, "ylabel", "", "y axis label")
 	flag.Float64Var(&c.xstep, "xstep", 0, "x tick spacing (0: automatic)")
+	bars := flag.Bool("bars", false, "grouped bars from rows of series, category, value")
+	ref := flag.String("ref", "", "with -bars: draw every bar as a percentage of this series' figure in its category")
 	flag.Parse()
-	if err := c.read(os.Stdin); err != nil {
+	out, err := "", error(nil)
+	if *bars {
+		b := barChart{title: c.title, ylabel: c.ylabel, ref: *ref}
+		if err = b.read(os.Stdin); err == nil {
+			out, err = b.svg()
+		}
+	} else if err = c.read(os.Stdin); err == nil {
+		out = c.svg()
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "chart:", err)
 		os.Exit(1)
 	}
-	os.Stdout.WriteString(c.svg())
+	os.Stdout.WriteString(out)
 }
 
 // series is one line of the chart.
