@@ -125,7 +125,7 @@ var refused = map[string]string{
 
 // inertNotes explain the inert directives whose reason is not "a feature kvserver lacks".
 var inertNotes = map[string]string{
-	"sanitize-dump-payload":  "string payloads are always checked whole (type, length, checksum): there is no deeper structure to sanitize yet",
+	"sanitize-dump-payload":  "payloads and RDB files are always checked deep (listpacks and intsets walked whole, no field or member twice), as Redis's yes",
 	"rdb-del-sync-files":     "SYNC's disk form deletes its temporary file at once: there is no other file to delete",
 	"active-expire-effort":   "active expiry runs at its default effort",
 	"activerehashing":        "tables always rehash incrementally, in the cron and on writes",
