@@ -242,3 +242,33 @@ func mustPanic(t *testing.T, what string, f func()) {
 	}()
 	f()
 }
+
+// TestReleaseEmptySpans: the spare span each class keeps goes back on request, live spans stay,
+// and the released classes allocate again.
+func TestReleaseEmptySpans(t *testing.T) {
+	a := newTestArena(t)
+	keep := a.Alloc(100)
+	for _, size := range []int{16, 24, 200, 2000} {
+		a.Free(a.Alloc(size), size)
+	}
+	before := a.Stats().SpansReleased
+	if n := a.ReleaseEmptySpans(); n != 4 {
+		t.Fatalf("released %d spans, want the 4 empty classes' spares", n)
+	}
+	if got := a.Stats().SpansReleased; got != before+4 {
+		t.Fatalf("spans released %d → %d", before, got)
+	}
+	if a.ReleaseEmptySpans() != 0 {
+		t.Fatal("a second call released more")
+	}
+	if b := a.Bytes(keep, 100); len(b) != 100 {
+		t.Fatal("the live allocation is gone")
+	}
+	h := a.Alloc(24)
+	a.Bytes(h, 24)[0] = 1
+	a.Free(h, 24)
+	a.Free(keep, 100)
+	if a.Used() != 0 {
+		t.Fatalf("Used %d", a.Used())
+	}
+}

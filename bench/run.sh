@@ -98,7 +98,7 @@ HS_FIELDS=${HS_FIELDS:-1000000} # 8a: fields of the one big hash (field:%010d, 3
 HS_HASHES=${HS_HASHES:-100000}  # … hashes hs:<i> of 10 fields f0…f9 with 16-byte values …
 HS_MEMBERS=${HS_MEMBERS:-1000000} # … members of the one big set (member:%010d) …
 HS_INTSETS=${HS_INTSETS:-2000}  # … sets iset:<i> of 500 integers
-HS_SETTLE=${HS_SETTLE:-0.5}     # seconds before each memory reading
+HS_SETTLE=${HS_SETTLE:-1.5}     # seconds before each memory reading: kvserver gives empty spans back once a second
 HS_MEM_ROUNDS=${HS_MEM_ROUNDS:-$((ROUNDS < 3 ? ROUNDS : 3))} # rounds of 8a: its used_memory is the
                                 # same every round, and a round takes ~25 s
 HS_KEYS=${HS_KEYS:-100000}      # 8b: hashes hs:%012d and members of bigset (member:%012d) loaded

@@ -411,3 +411,16 @@ func (s *Shard) RehashStepLocked(budget int) bool {
 
 // countDirty adds n changes to the shard's dirty counter (single writer: the lock holder).
 func (s *Shard) countDirty(n int64) { s.dirty.Store(s.dirty.Load() + n) }
+
+// ReleaseEmptySpans gives every shard's empty slab spans back to the OS (alloc's
+// ReleaseEmptySpans), skipping the shards whose lock is taken, and returns how many it gave.
+func (k *Keyspace) ReleaseEmptySpans() int {
+	n := 0
+	for _, s := range k.shards {
+		if s.TryLock() {
+			n += s.arena.ReleaseEmptySpans()
+			s.Unlock()
+		}
+	}
+	return n
+}

@@ -31,6 +31,7 @@ type cronState struct {
 	parksAtLastFree int64       // parks counted at the last return of stacks to the OS
 	lastParkDelta   int64       // parks since then, when last seen changing
 	lastParkChange  time.Time   // when that was
+	lastSpanRelease time.Time   // when the arenas last gave empty spans back (releaseSpansCron)
 	lastOpsTime     time.Time
 	// The instantaneous metrics, as Redis's trackInstantaneousMetric: commands, bytes read and
 	// bytes written a second.
@@ -93,6 +94,7 @@ func (s *Server) runCron() {
 func (s *Server) cronTick(now time.Time) {
 	s.keyspaceCron()
 	s.lazyFreeCron()
+	s.releaseSpansCron(now)
 	s.evictionCron()
 	s.evictClientsCron()
 	if !s.persist.Loading() {
@@ -102,6 +104,17 @@ func (s *Server) cronTick(now time.Time) {
 		s.stats.usedMemoryPeak.Store(used)
 	}
 	s.sampleOps(now)
+}
+
+// releaseSpansCron gives the shards' empty slab spans back to the OS once a second
+// (keyspace.ReleaseEmptySpans): what values that grew through many size classes left
+// resident. Shards busy at that moment are skipped until the next second.
+func (s *Server) releaseSpansCron(now time.Time) {
+	if now.Sub(s.cron.lastSpanRelease) < time.Second {
+		return
+	}
+	s.cron.lastSpanRelease = now
+	s.ks.ReleaseEmptySpans()
 }
 
 // sampleOps keeps instantaneous_ops_per_sec and instantaneous_input_kbps / _output_kbps: the
