@@ -680,6 +680,11 @@ hs_memory_round() {
   IFS='|' read -r id args elems el label check <<<"$spec"
   start_server "$side"
   port=${PORT[$side]} pid=${PID[$side]}
+  # MEMORY PURGE before each reading, on both servers: kvserver's used_memory counts the Go
+  # heap live at its last collection, which moves by ±300 KB with when that ran (a tenth of a
+  # byte per element of the million-element shapes, 7% of the intsets' 4.2); the purge runs a
+  # collection there, and makes Redis's jemalloc give back its dirty pages.
+  redis-cli -p "$port" MEMORY PURGE >/dev/null
   sleep "$HS_SETTLE"
   u0=$(info_field "$port" memory used_memory)
   r0=$(rss "$pid")
@@ -687,6 +692,7 @@ hs_memory_round() {
   set -- $args
   cmds=${args##*-n }
   gen_load "$side" "$cmds" "$@"
+  redis-cli -p "$port" MEMORY PURGE >/dev/null
   sleep "$HS_SETTLE"
   u1=$(info_field "$port" memory used_memory)
   r1=$(rss "$pid")
@@ -745,7 +751,7 @@ measure_hashes_sets() {
   local r side spec id args elems el label n cmd test
   hs_shapes
   say "8a. hashes and sets: used_memory and RSS per element, a fresh server per shape and round, $HS_MEM_ROUNDS rounds"
-  note_cmd "redis-cli -p \$PORT INFO memory   # 8a: used_memory before and after loading a shape, VmRSS from /proc/PID/status; then HLEN, SCARD or DBSIZE checked"
+  note_cmd "redis-cli -p \$PORT MEMORY PURGE; sleep $HS_SETTLE; redis-cli -p \$PORT INFO memory   # 8a: used_memory before and after loading a shape, VmRSS from /proc/PID/status; then HLEN, SCARD or DBSIZE checked"
   for r in $(seq "$HS_MEM_ROUNDS"); do
     say "round $r/$HS_MEM_ROUNDS"
     for spec in "${HS_SHAPES[@]}"; do
@@ -1014,7 +1020,7 @@ write_report() {
     if grep -q '^hs_\|^tp_hset' "$RESULTS"; then
       echo "- Hashes and sets: each shape loaded into a fresh server by \`bench/respgen -cmd … | redis-cli --pipe\`"
       echo "  (every command answered without an error, then HLEN, SCARD or DBSIZE checked); used_memory and"
-      echo "  VmRSS deltas over the fresh server's, read $HS_SETTLE s after, per element (per field, per hash, per"
+      echo "  VmRSS deltas over the fresh server's, each read $HS_SETTLE s after a MEMORY PURGE (a Go collection in kvserver, jemalloc's dirty pages given back in Redis), per element (per field, per hash, per"
       echo "  member), $HS_MEM_ROUNDS rounds$([ -f "$CHART8" ] && [ -n "$(chart8_tsv)" ] && echo ", drawn below"). Speed: one server per side loaded with $(commas "$HS_KEYS") hashes \`hs:%012d\` of 10 fields (16-byte"
       echo "  values), a set \`bigset\` of $(commas "$HS_KEYS") members \`member:%012d\` and a hash \`h1000\` of 1,000 fields; HSET,"
       echo "  SADD and SPOP are redis-benchmark's own tests (-d $VALUE -r $(commas "$TP_KEYS"), on its keys myhash and myset,"
