@@ -1,6 +1,7 @@
 // Package scanargs parses the arguments the SCAN family shares (Redis's
 // parseScanCursorOrReply and scanGenericCommand's option loop): the cursor, MATCH and COUNT.
 // HSCAN and SSCAN (and ZSCAN later) use Parse; SCAN uses ParseWithType, which also knows TYPE.
+// Run (run.go) is the collection scans' whole command flow, given the type's own Scanner.
 package scanargs
 
 import (
