@@ -2,7 +2,6 @@ package keyfamily
 
 import (
 	"slices"
-	"strconv"
 
 	"github.com/kvserver/kvserver/alloc"
 	"github.com/kvserver/kvserver/command"
@@ -93,21 +92,8 @@ func scanCommand(ctx *command.Ctx) {
 		ctx.W.Error(err.Error())
 		return
 	}
-	var buf []byte
-	var ends []int
-	next := opScan(ctx, sa, func(key []byte) {
-		buf = append(buf, key...)
-		ends = append(ends, len(buf))
-	})
-	w := ctx.W
-	w.Array(2)
-	w.Bulk(strconv.AppendUint(ctx.Scratch[:0], next, 10))
-	w.Array(len(ends))
-	start := 0
-	for _, end := range ends {
-		w.Bulk(buf[start:end])
-		start = end
-	}
+	var r scanargs.Reply
+	r.Write(ctx, opScan(ctx, sa, r.Add))
 }
 
 // opScan scans the run of held shards that starts at sa's cursor, calls fn with each key that

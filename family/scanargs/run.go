@@ -46,19 +46,33 @@ func Run(ctx *command.Ctx, t object.Type, scan Scanner) {
 		ctx.W.Error(err.Error())
 		return
 	}
-	var buf []byte
-	var ends []int
-	next := scan(sh.Arena(), rec, cursor, opts, ctx.Scratch[:0], func(b []byte) {
-		buf = append(buf, b...)
-		ends = append(ends, len(buf))
-	})
+	var r Reply
+	next := scan(sh.Arena(), rec, cursor, opts, ctx.Scratch[:0], r.Add)
+	r.Write(ctx, next)
+}
+
+// Reply collects a scan's elements, copied out of the arena, so that the next cursor can be
+// written before them: the SCAN family's reply, [cursor, [elements…]].
+type Reply struct {
+	buf  []byte
+	ends []int
+}
+
+// Add appends a copy of b.
+func (r *Reply) Add(b []byte) {
+	r.buf = append(r.buf, b...)
+	r.ends = append(r.ends, len(r.buf))
+}
+
+// Write writes the reply: next, then the elements added.
+func (r *Reply) Write(ctx *command.Ctx, next uint64) {
 	w := ctx.W
 	w.Array(2)
 	w.Bulk(strconv.AppendUint(ctx.Scratch[:0], next, 10))
-	w.Array(len(ends))
+	w.Array(len(r.ends))
 	start := 0
-	for _, end := range ends {
-		w.Bulk(buf[start:end])
+	for _, end := range r.ends {
+		w.Bulk(r.buf[start:end])
 		start = end
 	}
 }
