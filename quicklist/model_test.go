@@ -234,19 +234,17 @@ func TestModelRandom(t *testing.T) {
 	}
 }
 
-// FuzzModel applies the operations the input encodes to a list and a [][]byte model under
-// every fill of fills, checking after each step that they read alike, that the structure is
+// FuzzModel applies the operations the input encodes to a list and a [][]byte model under the
+// fill of fills its first byte picks, checking after each step that they read alike, that the structure is
 // well formed and exactly charged, and that freeing returns every byte.
 func FuzzModel(f *testing.F) {
-	f.Add([]byte{1, 1, 1, 1, 2, 1, 1, 3, 4, 0, 1, 2, 6, 0, 3})
-	f.Add(bytes.Repeat([]byte{1, 2, 7, 0, 4, 1, 9, 4, 4, 5, 6, 1, 2}, 20))
+	f.Add([]byte{0, 1, 1, 1, 1, 2, 1, 1, 3, 4, 0, 1, 2, 6, 0, 3})
+	f.Add(bytes.Repeat([]byte{4, 1, 2, 7, 0, 4, 1, 9, 4, 4, 5, 6, 1}, 20))
 	f.Add(bytes.Repeat([]byte{4, 3, 1, 9, 6, 1, 3, 5, 0, 2, 2}, 30))
 	f.Fuzz(func(t *testing.T, ops []byte) {
-		if len(ops) > 2000 {
-			return
+		if len(ops) < 1 || len(ops) > 400 {
+			return // long inputs make minimising slow; the random test covers length
 		}
-		for _, fill := range fills {
-			run(t, fill, ops)
-		}
+		run(t, fills[int(ops[0])%len(fills)], ops[1:])
 	})
 }
