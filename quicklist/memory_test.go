@@ -128,3 +128,44 @@ func TestIntegers(t *testing.T) {
 	}
 	l.Free(a)
 }
+
+// TestSplitMerge checks the node shapes an insert into a full node and a delete across nodes
+// leave: the split node's halves and the new element's node merge where the fill allows.
+func TestSplitMerge(t *testing.T) {
+	a := alloc.MustNewArena(1 << 30)
+	defer a.Close()
+	shape := func(l List) []int {
+		var c []int
+		for h := l.head(a); h != 0; h = nodeAt(a, h).next() {
+			c = append(c, nodeAt(a, h).count())
+		}
+		return c
+	}
+	l, _ := New(a, 4)
+	for i := range 12 {
+		if err := l.PushTail(a, []byte{'a' + byte(i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := fmt.Sprint(shape(l)); got != "[4 4 4]" {
+		t.Fatalf("pushed: %s", got)
+	}
+	if err := l.DeleteRange(a, 2, 4); err != nil { // [2 2 4] merges to [4 4]
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(shape(l)); got != "[4 4]" {
+		t.Fatalf("after DeleteRange: %s", got)
+	}
+	if err := l.Insert(a, 2, []byte("x")); err != nil { // [2][x][2] [4]: x joins the left half
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(shape(l)); got != "[3 2 4]" {
+		t.Fatalf("after Insert: %s", got)
+	}
+	var got []byte
+	l.Range(a, 0, false, func(s []byte, _ int64, _ bool) bool { got = append(got, s...); return true })
+	if string(got) != "abxghijkl" {
+		t.Fatalf("elements %q", got)
+	}
+	l.Free(a)
+}

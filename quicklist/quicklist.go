@@ -724,5 +724,6 @@ func (l List) Copy(a, dst *alloc.Arena) (List, error) {
 		last = nh
 		h = nd.next()
 	}
+	c.check(dst)
 	return c, nil
 }
