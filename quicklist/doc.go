@@ -18,8 +18,8 @@
 //
 // The fill factor is Redis's list-max-listpack-size (Redis 7.2 / Valkey 8.0.1 rules,
 // quicklist.c quicklistNodeExceedsLimit and _quicklistNodeAllowInsert): -1…-5 limit a node's
-// listpack to 4, 8, 16, 32, 64 KB (below -5 counts as -5); a positive fill limits entries per
-// node and also caps its bytes at 8 KB; 0 counts as 1. An insert is allowed when the node's
+// listpack to 4, 8, 16, 32, 64 KB (below -5 counts as -5); a positive fill (at most 32767)
+// limits entries per node and also caps its bytes at 8 KB; 0 counts as 1. An insert is allowed when the node's
 // bytes + the element's length + 8 (Redis's estimate of the entry overhead) stay within the
 // limit. An element longer than the byte limit (8 KB for a positive fill) gets a plain node of
 // its own: here a listpack of one entry, which no other element joins.

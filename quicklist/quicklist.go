@@ -28,6 +28,9 @@ const (
 	plainBit             = 1 << 31
 )
 
+// fillMax is the largest positive fill (quicklist.c's FILL_MAX): larger ones count as it.
+const fillMax = 1<<15 - 1
+
 // DefaultFill is list-max-listpack-size's default: 8 KB nodes.
 const DefaultFill = -2
 
@@ -48,9 +51,7 @@ func New(a *alloc.Arena, fill int) (List, error) {
 	}
 	b := a.Bytes(h, headerSize)
 	clear(b)
-	if fill < -5 {
-		fill = -5
-	}
+	fill = min(max(fill, -5), fillMax)
 	binary.LittleEndian.PutUint32(b[12:], uint32(int32(fill)))
 	return List{h}, nil
 }
