@@ -33,7 +33,7 @@ test-unit:
 # The invariants build: the allocator's poisoned frees, double-free and size-mismatch panics, and
 # the pipeline's check that a handler reaches only the shards its row made it lock.
 test-invariants:
-	$(GO) test -count=1 -tags invariants ./alloc/... ./sds/... ./listpack/... ./intset/... ./object/... ./htable/... ./hashval/... ./setval/... ./keyspace/... ./evict/... ./command/... ./family/...
+	$(GO) test -count=1 -tags invariants ./alloc/... ./sds/... ./listpack/... ./intset/... ./quicklist/... ./object/... ./htable/... ./hashval/... ./setval/... ./keyspace/... ./evict/... ./command/... ./family/...
 
 test-race:
 	$(GO) test -count=1 -race $(RACE_PKGS)
