@@ -63,6 +63,8 @@ type Ctx struct {
 	inHandler  bool         // a handler is running: a panic now is the pipeline's to recover
 	keys       []KeyRef     // the command's keys, found for locking (appendKeyShards)
 	events     notifyEvents // keyspace notifications not yet published (notify.go)
+	block      blockRequest // what the handler asked of Block (blocking.go)
+	blocker    any          // the connection's blocking support; nil: Block answers at once
 }
 
 // Shard returns the shard that holds key. The pipeline has locked it for this command (in
