@@ -851,20 +851,25 @@ l_check_fill() {
   [ "$n" = "$L_FILL" ] || { echo "${NAME[$1]}: LLEN mylist is '$n', not $L_FILL" >&2; return 1; }
 }
 
-# blocked_round (9c) starts a fresh server, runs bench/blocked -mode memory against it and
-# records RSS and used_memory per blocked client, over the empty server and over as many idle
-# connections.
+# blocked_round (9c) runs bench/blocked -mode idle, then -mode blocked, each against a fresh
+# server, and records RSS and used_memory per connection over the empty server for both, and
+# the blocked clients' over the idle connections' of the same round.
 blocked_round() {
-  local side=$1 r=$2 out f
-  start_server "$side"
-  sleep 0.5
-  out=$(timeout 900 "$HELPERS/blocked" -mode memory -addr "127.0.0.1:${PORT[$side]}" -pid "${PID[$side]}" \
-    -n "$L_BLOCKED" -settle "${CONN_SETTLE}s")
-  stop_server "$side"
-  for f in rss_idle_per_conn rss_blocked_per_conn rss_blocked_over_idle used_blocked_per_conn used_blocked_over_idle; do
-    record "l_$f" "$side" "$r" "$(field "$f" "$out")"
+  local side=$1 r=$2 mode out
+  local -A rss used
+  for mode in idle blocked; do
+    start_server "$side"
+    sleep 0.5
+    out=$(timeout 900 "$HELPERS/blocked" -mode "$mode" -addr "127.0.0.1:${PORT[$side]}" -pid "${PID[$side]}" \
+      -n "$L_BLOCKED" -settle "${CONN_SETTLE}s")
+    stop_server "$side"
+    rss[$mode]=$(field rss_per_conn "$out") used[$mode]=$(field used_per_conn "$out")
+    record "l_rss_${mode}_per_conn" "$side" "$r" "${rss[$mode]}"
+    record "l_used_${mode}_per_conn" "$side" "$r" "${used[$mode]}"
+    say "  ${NAME[$side]}: $out"
   done
-  say "  ${NAME[$side]}: $out"
+  record l_rss_blocked_over_idle "$side" "$r" "$((rss[blocked] - rss[idle]))"
+  record l_used_blocked_over_idle "$side" "$r" "$((used[blocked] - used[idle]))"
 }
 
 # wake_round (9d) starts a fresh server, runs bench/blocked -mode wake against it and records
@@ -929,7 +934,8 @@ measure_lists() {
   stop_server redis
 
   say "9c, 9d. blocked clients: $(commas "$L_BLOCKED") in BLPOP on distinct keys; LPUSH → BLPOP reply latency"
-  note_cmd "$HELPERS/blocked -mode memory -addr 127.0.0.1:\$PORT -pid \$PID -n $L_BLOCKED -settle ${CONN_SETTLE}s"
+  note_cmd "$HELPERS/blocked -mode idle -addr 127.0.0.1:\$PORT -pid \$PID -n $L_BLOCKED -settle ${CONN_SETTLE}s"
+  note_cmd "$HELPERS/blocked -mode blocked -addr 127.0.0.1:\$PORT -pid \$PID -n $L_BLOCKED -settle ${CONN_SETTLE}s"
   note_cmd "$HELPERS/blocked -mode wake -addr 127.0.0.1:\$PORT -rounds $L_WAKE_ROUNDS"
   for r in $(seq "$ROUNDS"); do
     say "round $r/$ROUNDS"
@@ -1054,10 +1060,11 @@ define_rows() {
   done
   n=$(commas "$L_BLOCKED")
   row l_rss_blocked_per_conn int "RSS per client blocked in BLPOP, over the empty server, bytes ($n clients on distinct keys; target for kvserver ≤ 1.5 KB)"
-  row l_rss_blocked_over_idle int "RSS per client blocked in BLPOP, over the same $n connections idle after a PING, bytes"
-  row l_rss_idle_per_conn int "RSS per idle connection, those $n connections before their BLPOP, bytes"
+  row l_rss_idle_per_conn int "RSS per idle connection after a PING, over the empty server, bytes ($n connections)"
+  row l_rss_blocked_over_idle int "RSS per client blocked in BLPOP minus RSS per idle connection, bytes"
   row l_used_blocked_per_conn int "used_memory per client blocked in BLPOP, over the empty server, bytes"
-  row l_used_blocked_over_idle int "used_memory per client blocked in BLPOP, over the same connections idle, bytes"
+  row l_used_idle_per_conn int "used_memory per idle connection after a PING, over the empty server, bytes"
+  row l_used_blocked_over_idle int "used_memory per client blocked in BLPOP minus per idle connection, bytes"
   row l_wake_p50_us f1 "LPUSH → reply of the client blocked in BLPOP on that key, p50, µs"
   row l_wake_p99_us f1 "LPUSH → reply of the client blocked in BLPOP on that key, p99, µs"
   row l_wake_p999_us f1 "LPUSH → reply of the client blocked in BLPOP on that key, p99.9, µs"
@@ -1241,10 +1248,11 @@ write_report() {
       echo "  rpop (-d $VALUE, $(commas "$L_N") requests each: the pops take what the pushes added; LLEN checked before the LRANGE runs)"
       echo "  and its LRANGE_100/300/500/600 command lines (LRANGE mylist 0 99, 0 299, 0 499, 0 599) run as"
       echo "  custom commands, so that the server's CPU time leaves out the LPUSH of -n elements -t lrange_<n>"
-      echo "  runs first. Blocked clients (\`bench/blocked\`, a fresh server per round): $(commas "$L_BLOCKED") connections each"
-      echo "  PING, then each BLPOP key:<i> 0 (INFO blocked_clients checked, no reply and no close checked,"
-      echo "  every client woken by an LPUSH afterwards and its reply checked); RSS and used_memory read ${CONN_SETTLE} s"
-      echo "  after each step. Wake-up: one client in BLPOP (blocked_clients polled to 1 first), another"
+      echo "  runs first. Blocked clients (\`bench/blocked\`, a fresh server each): $(commas "$L_BLOCKED") connections each sending"
+      echo "  BLPOP key:<i> 0 (INFO blocked_clients checked, no reply and no close checked, every client woken"
+      echo "  by an LPUSH afterwards and its reply checked), and as many idle connections after a PING; RSS and"
+      echo "  used_memory read ${CONN_SETTLE} s after the last client spoke, over the fresh server's; blocked minus idle"
+      echo "  from the same round. Wake-up: one client in BLPOP (blocked_clients polled to 1 first), another"
       echo "  sends LPUSH; time from that write until the blocked client has read its reply, $(commas "$L_WAKE_ROUNDS") rounds"
       echo "  per run, percentiles of each run, medians of the runs."
     fi

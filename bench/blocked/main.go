@@ -2,29 +2,29 @@
 // memory, and how long a blocked client takes to get its element once another client pushes
 // one.
 //
-// -mode memory (the default) reads the server's RSS (/proc/PID/status) and used_memory (INFO
-// memory) on a fresh server, opens -n connections that each send PING and read PONG, reads both
-// again, then makes every connection send BLPOP key:<i> 0 on its own key, checks INFO clients'
-// blocked_clients, waits -settle and reads both a third time; it then checks that no connection
+// -mode blocked reads the server's RSS (/proc/PID/status) and used_memory (INFO memory), opens
+// -n connections that each send BLPOP key:<i> 0 on its own key, waits until INFO clients says
+// blocked_clients is -n, waits -settle and reads both again; it then checks that no connection
 // was answered or closed, wakes every client with one pipelined LPUSH key:<i> per key and checks
-// each reply ([key:<i>, v]). One line of key=value figures, bytes per connection:
+// each reply ([key:<i>, v]). -mode idle does the same with a PING (its PONG read) in place of
+// the BLPOP, for the same number of idle connections on another fresh server. One line of
+// key=value figures; per_conn figures are the deltas over the first reading ÷ -n, in bytes:
 //
-//	blocked -addr 127.0.0.1:6379 -pid 1234 -n 10000
-//	conns=10000 rss_empty=... rss_idle=... rss_blocked=... used_empty=... used_idle=...
-//	  used_blocked=... rss_idle_per_conn=... rss_blocked_per_conn=... rss_blocked_over_idle=...
-//	  used_blocked_per_conn=... used_blocked_over_idle=...
+//	blocked -mode blocked -addr 127.0.0.1:6379 -pid 1234 -n 10000
+//	conns=10000 mode=blocked rss_before=... rss_after=... used_before=... used_after=...
+//	  rss_per_conn=... used_per_conn=...
 //
 // -mode wake runs -rounds rounds on two connections: the waiter sends BLPOP wake:key 0, the
 // client polls INFO clients on a third connection until blocked_clients is 1 (so the push
 // cannot arrive before the client is parked), then the pusher sends LPUSH wake:key v; the
 // latency is from that write to the moment the waiter has read its whole reply. Percentiles of
-// the rounds, in µs; lpush_* is the same from the LPUSH to the pusher's own reply:
+// the rounds, in µs; lpush_* is the same up to the pusher's own reply, read after the waiter's:
 //
 //	blocked -mode wake -addr 127.0.0.1:6379 -rounds 10000
 //	rounds=10000 wake_p50_us=... wake_p99_us=... wake_p999_us=... wake_mean_us=... lpush_p50_us=...
 //
-// The client raises its open files limit to the hard limit (Go does so at start-up); 10,000
-// connections need that limit above 10,000 on the client and the server.
+// 10,000 connections need an open files limit above 10,000 on both sides; Go raises the
+// client's soft limit to the hard one at start-up.
 package main
 
 import (
@@ -45,17 +45,17 @@ import (
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:6379", "server address")
-	mode := flag.String("mode", "memory", "memory: RSS and used_memory of -n blocked clients; wake: LPUSH to BLPOP reply latency")
-	pid := flag.Int("pid", 0, "memory mode: server process id, for its RSS")
-	n := flag.Int("n", 10000, "memory mode: connections, each blocked on its own key")
-	settle := flag.Duration("settle", 5*time.Second, "memory mode: wait after the last client spoke before each reading")
-	dialers := flag.Int("dialers", 32, "memory mode: connections opened at once")
+	mode := flag.String("mode", "blocked", "blocked: RSS and used_memory of -n clients in BLPOP; idle: of -n connections after a PING; wake: LPUSH to BLPOP reply latency")
+	pid := flag.Int("pid", 0, "blocked and idle modes: server process id, for its RSS")
+	n := flag.Int("n", 10000, "blocked and idle modes: connections (blocked: each on its own key)")
+	settle := flag.Duration("settle", 5*time.Second, "blocked and idle modes: wait after the last client spoke before reading")
+	dialers := flag.Int("dialers", 32, "blocked and idle modes: connections opened at once")
 	rounds := flag.Int("rounds", 10000, "wake mode: rounds")
 	flag.Parse()
 	var err error
 	switch *mode {
-	case "memory":
-		err = memory(*addr, *pid, *n, *settle, *dialers)
+	case "blocked", "idle":
+		err = memory(*addr, *pid, *n, *settle, *dialers, *mode == "blocked")
 	case "wake":
 		err = wake(*addr, *rounds)
 	default:
@@ -80,17 +80,17 @@ func read(ctl *conn, pid int) (reading, error) {
 	return reading{rss: r, used: u}, err
 }
 
-// memory measures once in memory mode; see the package comment.
-func memory(addr string, pid, n int, settle time.Duration, dialers int) error {
+// memory measures once in blocked mode (block) or idle mode; see the package comment.
+func memory(addr string, pid, n int, settle time.Duration, dialers int, block bool) error {
 	if pid <= 0 {
-		return errors.New("memory mode needs -pid")
+		return errors.New("-pid is needed")
 	}
 	ctl, err := dial(addr)
 	if err != nil {
 		return err
 	}
 	defer ctl.Close()
-	empty, err := read(ctl, pid)
+	before, err := read(ctl, pid)
 	if err != nil {
 		return err
 	}
@@ -109,41 +109,34 @@ func memory(addr string, pid, n int, settle time.Duration, dialers int) error {
 			return err
 		}
 		conns[i] = c
+		if block {
+			return c.send("BLPOP", key(i), "0")
+		}
 		return c.expect("PING", "+PONG\r\n", "PING")
 	})
 	if err != nil {
 		return err
 	}
-	time.Sleep(settle)
-	idle, err := read(ctl, pid)
-	if err != nil {
-		return err
-	}
-
-	err = each(n, dialers, func(i int) error {
-		return conns[i].send("BLPOP", key(i), "0")
-	})
-	if err != nil {
-		return err
-	}
-	// Every client is parked once the server says so; a server that answered some instead
-	// (no blocking, or an error) is caught by countAnswered below.
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		b, err := ctl.infoField("clients", "blocked_clients")
-		if err != nil {
-			return err
+	if block {
+		// Every client is parked once the server says so; a server that answered some
+		// instead (no blocking, or an error) is caught by countAnswered below.
+		deadline := time.Now().Add(60 * time.Second)
+		for {
+			b, err := ctl.infoField("clients", "blocked_clients")
+			if err != nil {
+				return err
+			}
+			if b == int64(n) {
+				break
+			}
+			if time.Now().After(deadline) {
+				return fmt.Errorf("blocked_clients is %d after 60 s, want %d", b, n)
+			}
+			time.Sleep(10 * time.Millisecond)
 		}
-		if b == int64(n) {
-			break
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("blocked_clients is %d after 60 s, want %d", b, n)
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
 	time.Sleep(settle)
-	blocked, err := read(ctl, pid)
+	after, err := read(ctl, pid)
 	if err != nil {
 		return err
 	}
@@ -152,36 +145,35 @@ func memory(addr string, pid, n int, settle time.Duration, dialers int) error {
 		return err
 	}
 	if answered > 0 {
-		return fmt.Errorf("the server answered or closed %d of %d blocked connections", answered, n)
+		return fmt.Errorf("the server answered or closed %d of %d connections", answered, n)
 	}
 
-	// Wake them all: a blocked client must get its own key's element.
-	var b []byte
-	for i := range n {
-		b = appendCommand(b, "LPUSH", key(i), "v")
-	}
-	if _, err := ctl.c.Write(b); err != nil {
-		return err
-	}
-	for i := range n {
-		if err := ctl.reply(":1\r\n", "LPUSH "+key(i)); err != nil {
+	if block { // wake them all: a blocked client must get its own key's element
+		var b []byte
+		for i := range n {
+			b = appendCommand(b, "LPUSH", key(i), "v")
+		}
+		if _, err := ctl.c.Write(b); err != nil {
+			return err
+		}
+		for i := range n {
+			if err := ctl.reply(":1\r\n", "LPUSH "+key(i)); err != nil {
+				return err
+			}
+		}
+		err = each(n, dialers, func(i int) error {
+			k := key(i)
+			return conns[i].reply(fmt.Sprintf("*2\r\n$%d\r\n%s\r\n$1\r\nv\r\n", len(k), k), "BLPOP "+k)
+		})
+		if err != nil {
 			return err
 		}
 	}
-	err = each(n, dialers, func(i int) error {
-		k := key(i)
-		return conns[i].reply(fmt.Sprintf("*2\r\n$%d\r\n%s\r\n$1\r\nv\r\n", len(k), k), "BLPOP "+k)
-	})
-	if err != nil {
-		return err
-	}
 
-	per := func(a, b int64) string { return fmt.Sprintf("%.0f", float64(b-a)/float64(n)) }
-	fmt.Printf("conns=%d rss_empty=%d rss_idle=%d rss_blocked=%d used_empty=%d used_idle=%d used_blocked=%d "+
-		"rss_idle_per_conn=%s rss_blocked_per_conn=%s rss_blocked_over_idle=%s used_blocked_per_conn=%s used_blocked_over_idle=%s\n",
-		n, empty.rss, idle.rss, blocked.rss, empty.used, idle.used, blocked.used,
-		per(empty.rss, idle.rss), per(empty.rss, blocked.rss), per(idle.rss, blocked.rss),
-		per(empty.used, blocked.used), per(idle.used, blocked.used))
+	mode := map[bool]string{true: "blocked", false: "idle"}[block]
+	fmt.Printf("conns=%d mode=%s rss_before=%d rss_after=%d used_before=%d used_after=%d rss_per_conn=%.0f used_per_conn=%.0f\n",
+		n, mode, before.rss, after.rss, before.used, after.used,
+		float64(after.rss-before.rss)/float64(n), float64(after.used-before.used)/float64(n))
 	return nil
 }
 
