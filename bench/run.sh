@@ -46,6 +46,8 @@
 #   CHART8 (bench/bytes-per-element.svg) the chart of measurement 8's memory per element
 #   CHART9 (bench/bytes-per-element-lists.svg) the chart of measurement 9's memory per element
 #   KEEP=1                keep the work directory (server logs, raw results) in /tmp
+#   L_PARTS ("a b c")     the parts of measurement 9: a list memory, b list speed, c blocked
+#                         clients (memory and wake-up latency); L_PARTS=b repeats the speed rows
 #   SERVER_ARGS ("")      more directives for both servers, e.g. "--maxmemory 8gb
 #                         --maxmemory-policy allkeys-lru": the memory limit set but not reached
 # and the counts below (TP_N1, TP_N16, MEM_KEYS, IDLE_CONNS, LAT_RATE, P_ROUNDS, SAVE_KEYS,
@@ -53,7 +55,7 @@
 set -euo pipefail
 
 # How the run was asked for, before the defaults below fill the variables in.
-RUN_LINE="$(for v in QUICK ROUNDS ONLY KVSERVER SERVER_ARGS; do [ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"; done)bench/run.sh"
+RUN_LINE="$(for v in QUICK ROUNDS ONLY L_PARTS KVSERVER SERVER_ARGS; do [ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"; done)bench/run.sh"
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 GO=${GO:-go}
@@ -122,6 +124,7 @@ L_N=${L_N:-500000}              # 9b: requests per -P 16 run of LPUSH, RPUSH, LP
 L_LRANGE_SCALE=${L_LRANGE_SCALE:-1} # … and of LRANGE_100/300/500/600 100,000, 40,000, 20,000, 20,000 ÷ this
 L_BLOCKED=${L_BLOCKED:-10000}   # 9c: clients blocked in BLPOP, each on its own key
 L_WAKE_ROUNDS=${L_WAKE_ROUNDS:-20000} # 9d: LPUSH → BLPOP reply rounds per run
+L_PARTS=${L_PARTS:-a b c}       # parts of 9 to run: a memory, b speed, c blocked clients and wake-up
 VALUE=85                        # value size of items 1, 2, 4 and 6
 OUT=${OUT:-$ROOT/BENCHMARKS.md}
 CHART=${CHART:-$ROOT/bench/bytes-per-key.svg}
@@ -885,9 +888,16 @@ wake_round() {
   say "  ${NAME[$side]}: $out"
 }
 
+# measure_lists runs the parts of measurement 9 that L_PARTS names.
 measure_lists() {
-  local r side spec id n cmd test
   l_shapes
+  [[ " $L_PARTS " != *" a "* ]] || measure_lists_memory
+  [[ " $L_PARTS " != *" b "* ]] || measure_lists_speed
+  [[ " $L_PARTS " != *" c "* ]] || measure_lists_blocked
+}
+
+measure_lists_memory() {
+  local r side spec
   say "9a. lists: used_memory and RSS per element, a fresh server per shape and round, $L_MEM_ROUNDS rounds"
   note_cmd "redis-cli -p \$PORT MEMORY PURGE; sleep $HS_SETTLE; redis-cli -p \$PORT INFO memory   # 9a: used_memory before and after loading a shape, VmRSS from /proc/PID/status; then LLEN or DBSIZE checked"
   for r in $(seq "$L_MEM_ROUNDS"); do
@@ -898,7 +908,10 @@ measure_lists() {
       done
     done
   done
+}
 
+measure_lists_speed() {
+  local r side spec id n cmd test
   say "9b. lists: speed at -P 16"
   note_cmd "redis-benchmark -p \$PORT -c 1 -n $L_FILL -d $VALUE -t lpush -q   # 9b: fills mylist once, before the rounds; LLEN mylist checked before each round's LRANGE runs"
   for test in "${L_TESTS[@]}"; do
@@ -932,7 +945,10 @@ measure_lists() {
   done
   stop_server kv
   stop_server redis
+}
 
+measure_lists_blocked() {
+  local r side
   say "9c, 9d. blocked clients: $(commas "$L_BLOCKED") in BLPOP on distinct keys; LPUSH → BLPOP reply latency"
   note_cmd "$HELPERS/blocked -mode idle -addr 127.0.0.1:\$PORT -pid \$PID -n $L_BLOCKED -settle ${CONN_SETTLE}s"
   note_cmd "$HELPERS/blocked -mode blocked -addr 127.0.0.1:\$PORT -pid \$PID -n $L_BLOCKED -settle ${CONN_SETTLE}s"
@@ -966,9 +982,11 @@ fmt_num() {
     print (x < 0 ? "-" : "") s out }'
 }
 
+# ratio prints a / b, or — when either is missing or a ratio would mean nothing (a < 0, b ≤ 0:
+# the differences of 9c may be negative).
 ratio() {
   if [ -z "$1" ] || [ -z "$2" ]; then echo "—"; return; fi
-  awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "—"; else printf "%.2f\n", a / b }'
+  awk -v a="$1" -v b="$2" 'BEGIN { if (b <= 0 || a < 0) print "—"; else printf "%.2f\n", a / b }'
 }
 
 commas() { fmt_num int "$1"; }
