@@ -2,6 +2,7 @@ package command
 
 import (
 	"slices"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -57,9 +58,11 @@ type BlockedConn interface {
 // registration. It belongs to the connection; the pipeline's heap and the shards' queues point
 // at it while it is blocked.
 type Blocked struct {
-	waiter    keyspace.Waiter
-	args      querybuf.Parser // the command line, copied (querybuf.AppendCommand)
-	line      querybuf.Args
+	waiter keyspace.Waiter
+	// The command line, copied compactly (querybuf.Flatten): the arguments' bytes one after
+	// the other and their end offsets. A re-run makes Args of them in a pooled parser.
+	flat      []byte
+	ends      []uint32
 	cmd       *Command
 	db        int
 	deadline  int64 // unix ms; 0: none
@@ -71,6 +74,12 @@ type Blocked struct {
 	registered atomic.Bool   // on its keys' queues: CLIENT LIST's b flag, CLIENT UNBLOCK
 	argvMem    atomic.Int64  // the copied line's bytes (CLIENT LIST argv-mem)
 }
+
+// maxKeptLine is the largest copied command line a connection keeps between blocks.
+const maxKeptLine = 256
+
+// rerunParsers hold a blocked command's line while it runs again.
+var rerunParsers = sync.Pool{New: func() any { return new(querybuf.Parser) }}
 
 // NewBlocked returns the blocked-command state of connection conn.
 func NewBlocked(conn BlockedConn) *Blocked {
@@ -122,8 +131,7 @@ func (p *Pipeline) blockLocked(ctx *Ctx) {
 		return // still blocked, where it was
 	}
 	b := ctx.blocker.Blocked()
-	b.args.ResetCommands()
-	b.line = b.args.AppendCommand(ctx.Args)
+	b.flat, b.ends = querybuf.Flatten(ctx.Args, b.flat[:0], b.ends[:0])
 	b.cmd, b.db, b.deadline, b.onTimeout = ctx.Cmd, ctx.DB, r.deadline, r.onTimeout
 	b.waiter.Type = r.typ
 	for _, key := range r.keys {
@@ -131,7 +139,7 @@ func (p *Pipeline) blockLocked(ctx *Ctx) {
 	}
 	clear(r.keys)
 	r.keys = r.keys[:0]
-	b.argvMem.Store(int64(b.line.LenSum()))
+	b.argvMem.Store(int64(len(b.flat)))
 	b.pending.Store(0)
 	b.registered.Store(true)
 	p.blockedClients.Add(1)
@@ -166,8 +174,9 @@ func (p *Pipeline) forget(b *Blocked) {
 		p.blockedClients.Add(-1)
 	}
 	b.cmd = nil
-	b.args.ResetCommands()
-	b.line = querybuf.Args{}
+	if cap(b.flat) > maxKeptLine {
+		b.flat, b.ends = nil, nil // a big line is not kept for the next block
+	}
 	b.argvMem.Store(0)
 }
 
@@ -236,10 +245,13 @@ func (p *Pipeline) ServeBlocked(ctx *Ctx, conn Conn, b *Blocked, inline bool) Wa
 	case reasons&wakeReady == 0:
 		return StillBlocked
 	}
-	ctx.Cmd, ctx.Args, ctx.DB = b.cmd, b.line, b.db
+	parser := rerunParsers.Get().(*querybuf.Parser)
+	ctx.Cmd, ctx.Args, ctx.DB = b.cmd, parser.AppendFlat(b.flat, b.ends), b.db
 	ctx.rerun = b
 	out := p.RunRecovered(ctx, conn, "", inline)
-	ctx.rerun = nil
+	ctx.rerun, ctx.Args = nil, querybuf.Args{}
+	parser.Recycle()
+	rerunParsers.Put(parser)
 	switch out {
 	case Handoff:
 		b.pending.Or(wakeReady)
