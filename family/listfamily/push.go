@@ -3,8 +3,8 @@ package listfamily
 import (
 	"github.com/kvserver/kvserver/alloc"
 	"github.com/kvserver/kvserver/command"
-	"github.com/kvserver/kvserver/keyspace"
 	"github.com/kvserver/kvserver/conv"
+	"github.com/kvserver/kvserver/keyspace"
 	"github.com/kvserver/kvserver/listval"
 	"github.com/kvserver/kvserver/replyerr"
 )
