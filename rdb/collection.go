@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/kvserver/kvserver/intset"
 	"github.com/kvserver/kvserver/listpack"
@@ -25,7 +26,8 @@ type elemState struct {
 	typ  byte   // TypeHash, TypeSet, TypeList, or TypeListQuicklist2 (nodes); 0 when nothing is left
 	left uint64 // pairs of a hash, members of a set, elements or nodes of a list
 	src  byte   // a list's nodes: the type they are read as (TypeListQuicklist2 or TypeListQuicklist)
-	node []byte // a type-10 list's one node, read and converted already
+	node []byte // a type-10 list's ziplist, read and converted to a listpack: its elements
+	at   int    // the offset of node's next entry
 	zm   []byte // a zipmap hash read from memory rather than the stream
 	zmAt int    // the offset of its next pair
 }
@@ -160,9 +162,20 @@ func (d *Decoder) nextSingle(typ byte) ([]byte, error) {
 	if e.typ != typ || e.left == 0 {
 		return nil, io.EOF
 	}
-	m, err := d.readString(slotElem)
-	if err != nil {
-		return nil, d.elemErr(err)
+	var m []byte
+	if e.node != nil {
+		var v int64
+		var isInt bool
+		m, v, isInt = listpack.Get(e.node, e.at)
+		if isInt {
+			m = d.keepInt(slotElem, strconv.AppendInt(d.intBuf(slotElem), v, 10))
+		}
+		e.at = listpack.Next(e.node, e.at)
+	} else {
+		var err error
+		if m, err = d.readString(slotElem); err != nil {
+			return nil, d.elemErr(err)
+		}
 	}
 	if e.left--; e.left == 0 {
 		*e = elemState{}

@@ -75,8 +75,8 @@ type Entry struct {
 	// TypeHashListpack), or TypeHash, TypeSet (Value is nil and the Len elements
 	// follow: Decoder.NextPair, Decoder.NextMember; a zipmap hash is reported so),
 	// or a list: TypeListQuicklist2 (Value is nil and Len nodes follow,
-	// Decoder.NextNode; types 14 and 10 are reported so) or TypeList (Len
-	// elements follow, Decoder.NextListElem).
+	// Decoder.NextNode; type 14 is reported so) or TypeList (Len elements
+	// follow, Decoder.NextListElem; type 10 is reported so).
 	Type byte
 	// Len is the number of pairs of a hash, of members of a set (for a blob too),
 	// of nodes of a TypeListQuicklist2 list (empty ones included), of elements of a

@@ -13,10 +13,11 @@ import (
 // is — LZF-compressed like any string (a node list-compress-depth keeps compressed is saved as
 // its LZF bytes, rdbSaveLzfBlob: the same string encoding). Older dumps hold type 14 (a
 // quicklist of ziplists, Redis 3.2 to 6.2), 10 (one ziplist, Redis 2.6 to 3.0) and 1 (a linked
-// list: its elements). The decoder reports 18, 14 and 10 alike, as TypeListQuicklist2 whose
-// nodes NextNode reads one at a time (each ziplist converted to a listpack, each listpack
-// validated deep), and 1 as TypeList whose elements NextListElem reads: a list of a million
-// elements is never a Go value of that size.
+// list: its elements). The decoder reports 18 and 14 alike, as TypeListQuicklist2 whose nodes
+// NextNode reads one at a time (each ziplist converted to a listpack, each listpack validated
+// deep), and 1 and 10 as TypeList whose elements NextListElem reads (type 10's from its
+// ziplist, validated and converted whole first): a list of a million elements is never a Go
+// value of that size.
 
 // Quicklist node containers (quicklist.h's QUICKLIST_NODE_CONTAINER_*).
 const (
@@ -46,9 +47,10 @@ func (d *Decoder) readListValue(t byte, ent *Entry) error {
 		if n == 0 {
 			return errEmptyKey
 		}
-		// One node, already read: NextNode returns it.
-		ent.Type, ent.Len = TypeListQuicklist2, 1
-		d.elems = elemState{typ: TypeListQuicklist2, left: 1, node: lp}
+		// Its elements, read from memory by NextListElem: Redis's loader pushes them one by
+		// one (quicklistPushTail), so the nodes follow the current fill.
+		ent.Type, ent.Len = TypeList, uint64(n)
+		d.elems = elemState{typ: TypeList, left: uint64(n), node: lp, at: listpack.First(lp)}
 		return nil
 	}
 	n, err := d.readPlainLen()
@@ -83,11 +85,6 @@ func (d *Decoder) NextNode() (node []byte, plain bool, err error) {
 	for {
 		if e.typ != TypeListQuicklist2 || e.left == 0 {
 			return nil, false, io.EOF
-		}
-		if e.node != nil {
-			node = e.node
-			*e = elemState{}
-			return node, false, nil
 		}
 		node, plain, err = d.readNode(e.src)
 		if err != nil {
