@@ -13,6 +13,20 @@ import (
 // emptied one stays an empty record for the caller to delete. Without memory it returns
 // object.ErrOOM, the list then unchanged (fn was called all the same).
 func Pop(a *alloc.Arena, rec alloc.Handle, tail bool, n int, scratch []byte, fn func(elem []byte)) (int, error) {
+	return pop(a, rec, tail, n, scratch, fn, true)
+}
+
+// PopKeep is Pop without the shrinking conversion: LMOVE pops, pushes (perhaps onto the same
+// list) and only then converts the source (Shrink), as lmoveGenericCommand does.
+func PopKeep(a *alloc.Arena, rec alloc.Handle, tail bool, n int, scratch []byte, fn func(elem []byte)) (int, error) {
+	return pop(a, rec, tail, n, scratch, fn, false)
+}
+
+// Shrink is the shrinking conversion (listTypeTryConversion LIST_CONV_SHRINKING) of list
+// record rec, when it has elements.
+func Shrink(a *alloc.Arena, rec alloc.Handle) { afterRemove(a, rec) }
+
+func pop(a *alloc.Arena, rec alloc.Handle, tail bool, n int, scratch []byte, fn func(elem []byte), shrink bool) (int, error) {
 	length := Len(a, rec)
 	n = min(n, length)
 	if n <= 0 {
@@ -33,7 +47,11 @@ func Pop(a *alloc.Arena, rec alloc.Handle, tail bool, n int, scratch []byte, fn 
 	if err := deleteRange(a, rec, from, n); err != nil {
 		return 0, err
 	}
-	afterRemove(a, rec)
+	if shrink {
+		afterRemove(a, rec)
+	} else {
+		checkList(a, rec)
+	}
 	return n, nil
 }
 
