@@ -196,6 +196,25 @@ func TestPersistListReload(t *testing.T) {
 	expireAt := time.Now().Add(time.Hour).UnixMilli()
 	restoreLists(t, c, lists, expireAt, targetRedis)
 	checkLists(t, "restored", c, lists, "", expireAt, targetRedis)
+	// Lists RPUSH builds (with a plain node in kvserver: an element over 8 KB), where the list
+	// commands exist: their state before is their state after.
+	pushed := map[string]string{}
+	if c.Do("RPUSH", "p:probe", "x").Kind == ':' {
+		c.Do("DEL", "p:probe")
+		for _, l := range rpushData() {
+			if l.compress {
+				continue
+			}
+			for i := 0; i < len(l.elems); i += 200 {
+				c.Do(append([]string{"RPUSH", l.key}, l.elems[i:min(i+200, len(l.elems))]...)...)
+			}
+			pushed[l.key] = listState(t, c, l.key)
+		}
+		if !targetRedis && !strings.Contains(pushed["r:plain"], "quicklist@-1 [10|P|5]") {
+			t.Errorf("RPUSH of an element over 8 KB: %.60s", pushed["r:plain"])
+		}
+	}
+	t.Logf("%d lists made by RPUSH", len(pushed))
 	dumps := map[string]string{}
 	for _, l := range lists {
 		dumps[l.key] = c.Do("DUMP", l.key).Str
@@ -204,6 +223,11 @@ func TestPersistListReload(t *testing.T) {
 		for _, l := range lists {
 			if got := c.Do("DUMP", l.key).Str; got != dumps[l.key] {
 				t.Errorf("%s: DUMP %s changed", what, l.key)
+			}
+		}
+		for key, want := range pushed {
+			if got := listState(t, c, key); got != want {
+				t.Errorf("%s: %s: got %.120s, want %.120s", what, key, got, want)
 			}
 		}
 	}
@@ -217,8 +241,8 @@ func TestPersistListReload(t *testing.T) {
 	c = srv.RawConn(t)
 	checkLists(t, "after BGSAVE and restart", c, lists, "", expireAt, targetRedis)
 	sameDumps("after BGSAVE and restart")
-	if got := srv.Info(t, "persistence")["rdb_last_load_keys_loaded"]; !targetRedis && got != strconv.Itoa(len(lists)) {
-		t.Errorf("rdb_last_load_keys_loaded:%s, want %d", got, len(lists))
+	if got := srv.Info(t, "persistence")["rdb_last_load_keys_loaded"]; !targetRedis && got != strconv.Itoa(len(lists)+len(pushed)) {
+		t.Errorf("rdb_last_load_keys_loaded:%s, want %d", got, len(lists)+len(pushed))
 	}
 	// DUMP and RESTORE in the server: the same again.
 	for _, l := range lists {
