@@ -49,7 +49,7 @@ func ParseTimeout(arg []byte) (deadlineMs int64, errText string) {
 	}
 	ms := math.Ceil(secs * 1000)
 	switch {
-	case ms > math.MaxInt64:
+	case ms >= math.MaxInt64: // 2^63 as a float64: int64(ms) would overflow
 		return 0, errTimeoutRange.Error()
 	case ms < 0:
 		return 0, errTimeoutNegative.Error()
