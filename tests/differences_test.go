@@ -66,3 +66,10 @@ func digestMixesTTLValue() bool { return !targetRedis }
 // (redis#12167), an overflow acting as -1 in 7.0.15; a blocking command's timeout past LLONG_MAX
 // ms (1e400, inf) is `ERR timeout is out of range` in 7.2, `ERR timeout is negative` in 7.0.15,
 // and -0.001 s is negative in 7.2 (ceil of -1 ms) but waits forever in 7.0.15 (truncated to 0).
+//
+// Blocking (tests/blocking_test.go): Redis 7.2 serves a client blocked on several keys by
+// running its command again once one of them is ready, so BLPOP takes from its first
+// non-empty key; 7.0.15 pops from the key that became ready first. TestBlockingSeveralKeysReadyTogether
+// expects 7.2's answer from kvserver and 7.0.15's from redis-server. Both versions answer a
+// timed-out (or CLIENT UNBLOCKed) BLMOVE or BRPOPLPUSH with the null array, and with the null
+// bulk only inside MULTI.
