@@ -643,3 +643,18 @@ func TestBlockingInMulti(t *testing.T) {
 	}
 	blDo(t, c, "PONG\n", "PING")
 }
+
+// TestBlockingServedBeforeNextCommand: the waiters a push readies are served before the
+// pusher's next command runs, even pipelined behind the push: LLEN sees the list already
+// emptied by the waiter (Redis handles ready keys right after each command).
+func TestBlockingServedBeforeNextCommand(t *testing.T) {
+	t.Parallel()
+	s := listServer(t)
+	ctl := s.RawConn(t)
+	w := blBlock(t, s, ctl, 0, 0, "BLPOP", "nx:k", "0")
+	pusher := s.RawConn(t)
+	pusher.Send(append(encodeCommand("RPUSH", "nx:k", "a", "b"), encodeCommand("LRANGE", "nx:k", "0", "-1")...))
+	blExpect(t, pusher, "RPUSH", "(integer) 2\n")
+	blExpect(t, pusher, "LRANGE right after the RPUSH", "1) \"b\"\n")
+	blExpect(t, w, "BLPOP", "1) \"nx:k\"\n2) \"a\"\n")
+}
