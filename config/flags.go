@@ -24,6 +24,7 @@ var serverFlags = []string{
 	"latency-tracking-info-percentiles", "notify-keyspace-events",
 	"lazyfree-lazy-user-del", "lazyfree-lazy-user-flush", "lazyfree-lazy-server-del", "lazyfree-lazy-expire",
 	"set-max-intset-entries", "set-max-listpack-entries", "set-max-listpack-value",
+	"list-max-listpack-size",
 }
 
 func enumList(vs []EnumValue) string {

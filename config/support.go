@@ -98,6 +98,7 @@ var acted = map[string]string{
 	"set-max-intset-entries":            "an intset (a set of integers) with more members becomes a hash table (never back)",
 	"set-max-listpack-entries":          "a small set of strings is a listpack up to this many members, then a hash table (never back)",
 	"set-max-listpack-value":            "a set with a longer member is not a listpack: it becomes a hash table (never back)",
+	"list-max-listpack-size":            "a list is one listpack up to this size (-1…-5: 4…64 KB; positive: entries), then a quicklist of such nodes, back to a listpack at half of it",
 }
 
 // refused lists the directives refused at any value but their default, with what is missing.
@@ -150,6 +151,7 @@ var inertNotes = map[string]string{
 	"lazyfree-lazy-eviction": "eviction deletes as other server-side deletes do: lazily under lazyfree-lazy-server-del",
 	"supervised":             "no systemd or upstart notification; run it with Type=simple (scripts/kvserver.service)",
 	"tcp-backlog":            "listeners use the system's backlog (somaxconn)",
+	"list-compress-depth":    "accepted, inner nodes are not compressed",
 }
 
 // supportOf classifies a canonical directive name.
@@ -229,7 +231,7 @@ func inertReason(name string) string {
 		{"active-defrag", "no active defragmentation: the allocator's slabs are size-classed"},
 		{"activedefrag", "no active defragmentation: the allocator's slabs are size-classed"},
 		{"zset-max", "no sorted sets yet"},
-		{"list-", "no lists yet"}, {"stream-", "no streams yet"}, {"hll-", "no HyperLogLog yet"},
+		{"stream-", "no streams yet"}, {"hll-", "no HyperLogLog yet"},
 		{"maxmemory-", "no memory limit is enforced yet"},
 		{"acl", "no ACL yet"},
 		{"tracking-", "no client tracking yet"}, {"busy-reply", "no scripting yet"},

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/kvserver/kvserver/alloc"
+	"github.com/kvserver/kvserver/listpack"
 )
 
 // str renders an element as its string.
@@ -107,7 +108,7 @@ func run(t *testing.T, fill int, ops []byte) {
 	}
 	var buf []byte
 	for len(ops) > 0 {
-		switch op := next() % 9; op {
+		switch op := next() % 11; op {
 		case 0:
 			e := elem(next(), next())
 			if err := l.PushHead(a, e); err != nil {
@@ -189,6 +190,58 @@ func run(t *testing.T, fill int, ops []byte) {
 					i++
 				}
 				model = append(model[:i], append([][]byte{e}, model[i:]...)...)
+			}
+		case 9:
+			e := elem(next(), next())
+			if len(model) > 0 && next()%2 == 0 {
+				e = model[idx(next())%len(model)]
+			}
+			limit, fromTail := int(next()%3), next()%2 == 0
+			n, err := l.RemoveEqual(a, e, limit, fromTail)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := 0
+			for k := range model {
+				j := k
+				if fromTail {
+					j = len(model) - 1 - k
+				}
+				if bytes.Equal(model[j], e) && (limit == 0 || want < limit) {
+					model[j] = nil
+					want++
+				}
+			}
+			kept := model[:0]
+			for _, m := range model {
+				if m != nil {
+					kept = append(kept, m)
+				}
+			}
+			model = kept
+			if n != want {
+				t.Fatalf("RemoveEqual %.20q limit %d: %d, want %d", e, limit, n, want)
+			}
+		case 10:
+			if next()%2 == 0 {
+				e := elem(next(), next())
+				if err := l.AppendPlain(a, e); err != nil {
+					t.Fatal(err)
+				}
+				model = append(model, e)
+				break
+			}
+			lp := listpack.New(a)
+			k := 1 + int(next()%3)
+			for range k {
+				e := elem(next(), next())
+				if lp, err = lp.Append(a, e); err != nil {
+					t.Fatal(err)
+				}
+				model = append(model, e)
+			}
+			if err := l.AppendListpack(a, lp, k); err != nil {
+				t.Fatal(err)
 			}
 		case 8:
 			b := alloc.MustNewArena(1 << 30)

@@ -5,6 +5,7 @@ import (
 	"github.com/kvserver/kvserver/family/debugfamily"
 	"github.com/kvserver/kvserver/family/hashfamily"
 	"github.com/kvserver/kvserver/family/keyfamily"
+	"github.com/kvserver/kvserver/family/listfamily"
 	"github.com/kvserver/kvserver/family/persistfamily"
 	"github.com/kvserver/kvserver/family/serverfamily"
 	"github.com/kvserver/kvserver/family/setfamily"
@@ -25,6 +26,7 @@ func (s *Server) commandFamilies() [][]*command.Command {
 		stringfamily.Commands(),
 		hashfamily.Commands(),
 		setfamily.Commands(),
+		listfamily.Commands(),
 		s.keyCommands(),
 		serverCommands(),
 		syncCommands(),

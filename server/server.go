@@ -214,6 +214,7 @@ func New(opts Options) (*Server, error) {
 	s.watchInertDirectives()
 	s.watchOutputLimit()
 	s.startHashConfig()
+	s.startListConfig()
 	// After a collection, so that start-up's garbage does not count: used memory later is
 	// measured against this (MEMORY STATS' net usage), and the heap of a server at rest is
 	// its live part.

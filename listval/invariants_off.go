@@ -1,0 +1,5 @@
+//go:build !invariants
+
+package listval
+
+const invariantsOn = false
