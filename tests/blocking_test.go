@@ -139,6 +139,7 @@ func TestBlockingWokenByPush(t *testing.T) {
 		{[]string{"BLMOVE", "bl:k", "bl:dst", "RIGHT", "LEFT", "0"}, "\"c\"\n", "1) \"a\"\n2) \"b\"\n", "1) \"c\"\n"},
 		{[]string{"BLMOVE", "bl:k", "bl:dst", "LEFT", "RIGHT", "0"}, "\"a\"\n", "1) \"b\"\n2) \"c\"\n", "1) \"a\"\n"},
 		{[]string{"BRPOPLPUSH", "bl:k", "bl:dst", "0"}, "\"c\"\n", "1) \"a\"\n2) \"b\"\n", "1) \"c\"\n"},
+		{[]string{"BLMOVE", "bl:k", "bl:k", "RIGHT", "LEFT", "0"}, "\"c\"\n", "1) \"c\"\n2) \"a\"\n3) \"b\"\n", "(empty array)\n"},
 		{[]string{"BLMPOP", "0", "2", "bl:other", "bl:k", "LEFT", "COUNT", "2"}, "1) \"bl:k\"\n2) 1) \"a\"\n   2) \"b\"\n", "1) \"c\"\n", "(empty array)\n"},
 		{[]string{"BLMPOP", "0", "1", "bl:k", "RIGHT"}, "1) \"bl:k\"\n2) 1) \"c\"\n", "1) \"a\"\n2) \"b\"\n", "(empty array)\n"},
 	}
@@ -659,4 +660,56 @@ func TestBlockingServedBeforeNextCommand(t *testing.T) {
 	blExpect(t, pusher, "RPUSH", "(integer) 2\n")
 	blExpect(t, pusher, "LRANGE right after the RPUSH", "1) \"b\"\n")
 	blExpect(t, w, "BLPOP", "1) \"nx:k\"\n2) \"a\"\n")
+}
+
+// TestBlockingPerDatabase: a client waits on a key of its own database: a push to the same
+// name in another database, and FLUSHALL, leave it blocked; a push in its database serves it.
+func TestBlockingPerDatabase(t *testing.T) {
+	t.Parallel()
+	s := listServer(t)
+	ctl := s.RawConn(t)
+	c := blBlock(t, s, ctl, 0, 2, "BLPOP", "db:k", "0")
+	blDo(t, ctl, "(integer) 1\n", "RPUSH", "db:k", "zero")
+	c.ExpectNothing(stillBlocked)
+	blDo(t, ctl, "OK\n", "FLUSHALL")
+	c.ExpectNothing(stillBlocked)
+	blWaitBlocked(t, ctl, 1)
+	blDo(t, ctl, "OK\n", "SELECT", "2")
+	blDo(t, ctl, "(integer) 1\n", "RPUSH", "db:k", "two")
+	blExpect(t, c, "BLPOP", "1) \"db:k\"\n2) \"two\"\n")
+}
+
+// TestBlockingServedThenNoTimeout: a client served before its timeout gets no second reply when
+// the timeout's time comes, nor does one unblocked by CLIENT UNBLOCK.
+func TestBlockingServedThenNoTimeout(t *testing.T) {
+	t.Parallel()
+	s := listServer(t)
+	ctl := s.RawConn(t)
+	c, id := blBlockID(t, s, ctl, 0, "BLPOP", "st:k", "0.2")
+	blDo(t, ctl, "(integer) 1\n", "RPUSH", "st:k", "v")
+	blExpect(t, c, "BLPOP", "1) \"st:k\"\n2) \"v\"\n")
+	c.ExpectNothing(400 * time.Millisecond)
+	blDo(t, c, "PONG\n", "PING")
+
+	c.Send(encodeCommand("BRPOP", "st:k", "0.2"))
+	blWaitBlocked(t, ctl, 1)
+	blDo(t, ctl, "(integer) 1\n", "CLIENT", "UNBLOCK", id, "ERROR")
+	blExpect(t, c, "BRPOP", "(error) UNBLOCKED client unblocked via CLIENT UNBLOCK\n")
+	c.ExpectNothing(400 * time.Millisecond)
+	blDo(t, c, "PONG\n", "PING")
+}
+
+// TestBlockingMoveWrongDestination: a BLMOVE whose destination became a string meanwhile is
+// answered WRONGTYPE when its source gets an element, and the element stays in the source.
+func TestBlockingMoveWrongDestination(t *testing.T) {
+	t.Parallel()
+	s := listServer(t)
+	ctl := s.RawConn(t)
+	c := blBlock(t, s, ctl, 0, 0, "BLMOVE", "wd:src", "wd:dst", "LEFT", "LEFT", "0")
+	blDo(t, ctl, "OK\n", "SET", "wd:dst", "v")
+	blDo(t, ctl, "(integer) 1\n", "RPUSH", "wd:src", "x")
+	blExpect(t, c, "BLMOVE", "(error) "+wrongTypeErr+"\n")
+	blWaitBlocked(t, ctl, 0)
+	blDo(t, ctl, "1) \"x\"\n", "LRANGE", "wd:src", "0", "-1")
+	blDo(t, ctl, "\"v\"\n", "GET", "wd:dst")
 }
