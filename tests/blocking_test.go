@@ -627,20 +627,40 @@ func TestBlockingChainedMove(t *testing.T) {
 	blDo(t, ctl, "(integer) 0\n", "EXISTS", "ch:mid", "ch:dst")
 }
 
-// TestBlockingInMulti: inside MULTI the blocking commands do not block; on empty keys BLPOP,
-// BRPOP and BLMPOP answer the null array, BLMOVE and BRPOPLPUSH the null bulk (t_list.c's
-// deny-blocking branches: addReplyNullArray, addReplyNull), in RESP2's bytes.
+// TestBlockingInMulti: inside MULTI the blocking commands do not block; on empty keys they
+// answer as their non-blocking forms do, in RESP2's bytes: BLPOP, BRPOP and BLMPOP the null
+// array (as LPOP with a count and LMPOP), BLMOVE and BRPOPLPUSH the null bulk (as LMOVE, RPOPLPUSH
+// and LPOP without a count) — t_list.c's deny-blocking branches, addReplyNullArray and
+// addReplyNull.
 func TestBlockingInMulti(t *testing.T) {
 	t.Parallel()
 	s := listServer(t)
 	c := s.RawConn(t)
 	blDo(t, c, "OK\n", "MULTI")
-	for _, cmd := range [][]string{{"BLPOP", "mu:e", "0"}, {"BLMOVE", "mu:e", "mu:f", "LEFT", "LEFT", "0"},
-		{"BRPOPLPUSH", "mu:e", "mu:f", "0"}, {"BLMPOP", "0", "1", "mu:e", "LEFT"}, {"BRPOP", "mu:e", "0"}} {
-		blDo(t, c, "QUEUED\n", cmd...)
+	cmds := []struct {
+		cmd  []string
+		want string
+	}{
+		{[]string{"BLPOP", "mu:e", "0"}, "*-1\r\n"},
+		{[]string{"BLMOVE", "mu:e", "mu:f", "LEFT", "LEFT", "0"}, "$-1\r\n"},
+		{[]string{"BRPOPLPUSH", "mu:e", "mu:f", "0"}, "$-1\r\n"},
+		{[]string{"BLMPOP", "0", "1", "mu:e", "LEFT"}, "*-1\r\n"},
+		{[]string{"BRPOP", "mu:e", "0"}, "*-1\r\n"},
+		{[]string{"LPOP", "mu:e"}, "$-1\r\n"},
+		{[]string{"RPOP", "mu:e", "1"}, "*-1\r\n"},
+		{[]string{"LMPOP", "1", "mu:e", "LEFT"}, "*-1\r\n"},
+		{[]string{"LMOVE", "mu:e", "mu:f", "LEFT", "LEFT"}, "$-1\r\n"},
+		{[]string{"RPOPLPUSH", "mu:e", "mu:f"}, "$-1\r\n"},
+		{[]string{"LINDEX", "mu:e", "0"}, "$-1\r\n"},
+		{[]string{"LPOS", "mu:e", "x"}, "$-1\r\n"},
+		{[]string{"LPOS", "mu:e", "x", "COUNT", "1"}, "*0\r\n"},
+	}
+	want := "*" + strconv.Itoa(len(cmds)) + "\r\n"
+	for _, tc := range cmds {
+		blDo(t, c, "QUEUED\n", tc.cmd...)
+		want += tc.want
 	}
 	c.Send(encodeCommand("EXEC"))
-	want := "*5\r\n*-1\r\n$-1\r\n$-1\r\n*-1\r\n*-1\r\n"
 	if got := string(c.ReadN(len(want))); got != want {
 		t.Fatalf("EXEC: got %q, want %q", got, want)
 	}
