@@ -733,3 +733,54 @@ func TestBlockingMoveWrongDestination(t *testing.T) {
 	blDo(t, ctl, "1) \"x\"\n", "LRANGE", "wd:src", "0", "-1")
 	blDo(t, ctl, "\"v\"\n", "GET", "wd:dst")
 }
+
+// TestBlockingFewerElementsThanWaiters: a push of two elements serves the first two of three
+// waiters; the third stays blocked until the next push.
+func TestBlockingFewerElementsThanWaiters(t *testing.T) {
+	t.Parallel()
+	s := listServer(t)
+	ctl := s.RawConn(t)
+	var cs []*rawConn
+	for i := 0; i < 3; i++ {
+		cs = append(cs, blBlock(t, s, ctl, i, 0, "BRPOP", "fe:k", "0"))
+	}
+	blDo(t, ctl, "(integer) 2\n", "RPUSH", "fe:k", "a", "b")
+	blExpect(t, cs[0], "first BRPOP", "1) \"fe:k\"\n2) \"b\"\n")
+	blExpect(t, cs[1], "second BRPOP", "1) \"fe:k\"\n2) \"a\"\n")
+	cs[2].ExpectNothing(stillBlocked)
+	blWaitClients(t, ctl, map[string]string{"blocked_clients": "1", "total_blocking_keys": "1"})
+	blDo(t, ctl, "(integer) 0\n", "EXISTS", "fe:k")
+	blDo(t, ctl, "(integer) 1\n", "RPUSH", "fe:k", "c")
+	blExpect(t, cs[2], "third BRPOP", "1) \"fe:k\"\n2) \"c\"\n")
+}
+
+// TestBlockingServedOnce: one transaction readies two keys; a client waiting on both is served
+// once (from the first), and the other client waiting on the second key gets its element.
+func TestBlockingServedOnce(t *testing.T) {
+	t.Parallel()
+	s := listServer(t)
+	ctl := s.RawConn(t)
+	a := blBlock(t, s, ctl, 0, 0, "BLPOP", "so:1", "so:2", "0")
+	b := blBlock(t, s, ctl, 1, 0, "BLPOP", "so:2", "0")
+	blDo(t, ctl, "OK\n", "MULTI")
+	blDo(t, ctl, "QUEUED\n", "RPUSH", "so:1", "a")
+	blDo(t, ctl, "QUEUED\n", "RPUSH", "so:2", "b")
+	blDo(t, ctl, "1) (integer) 1\n2) (integer) 1\n", "EXEC")
+	blExpect(t, a, "BLPOP so:1 so:2", "1) \"so:1\"\n2) \"a\"\n")
+	blExpect(t, b, "BLPOP so:2", "1) \"so:2\"\n2) \"b\"\n")
+	blWaitBlocked(t, ctl, 0)
+	blDo(t, ctl, "(integer) 0\n", "EXISTS", "so:1", "so:2")
+	a.ExpectNothing(stillBlocked)
+}
+
+// TestBlockingKeysPerDatabase: total_blocking_keys counts a key name once per database it is
+// waited on in (7.2: the size of each database's blocking_keys, summed).
+func TestBlockingKeysPerDatabase(t *testing.T) {
+	t.Parallel()
+	s := listServer(t)
+	ctl := s.RawConn(t)
+	blBlock(t, s, ctl, 0, 0, "BLPOP", "kd:k", "0")
+	blBlock(t, s, ctl, 1, 1, "BLPOP", "kd:k", "0")
+	blBlock(t, s, ctl, 2, 1, "BLPOP", "kd:k", "kd:j", "0")
+	blWaitClients(t, ctl, map[string]string{"blocked_clients": "3", "total_blocking_keys": "3"})
+}
