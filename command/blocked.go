@@ -61,14 +61,13 @@ type Blocked struct {
 	waiter keyspace.Waiter
 	// The command line, copied compactly (querybuf.Flatten): the arguments' bytes one after
 	// the other and their end offsets. A re-run makes Args of them in a pooled parser.
-	flat      []byte
-	ends      []uint32
-	cmd       *Command
-	db        int
-	deadline  int64 // unix ms; 0: none
-	onTimeout TimeoutReply
-	conn      BlockedConn
-	heapIdx   int // in the timeout heap; -1 when not there
+	flat     []byte
+	ends     []uint32
+	cmd      *Command
+	db       int
+	deadline int64 // unix ms; 0: none
+	conn     BlockedConn
+	heapIdx  int // in the timeout heap; -1 when not there
 
 	pending    atomic.Uint32 // wake reasons not yet served
 	registered atomic.Bool   // on its keys' queues: CLIENT LIST's b flag, CLIENT UNBLOCK
@@ -132,7 +131,7 @@ func (p *Pipeline) blockLocked(ctx *Ctx) {
 	}
 	b := ctx.blocker.Blocked()
 	b.flat, b.ends = querybuf.Flatten(ctx.Args, b.flat[:0], b.ends[:0])
-	b.cmd, b.db, b.deadline, b.onTimeout = ctx.Cmd, ctx.DB, r.deadline, r.onTimeout
+	b.cmd, b.db, b.deadline = ctx.Cmd, ctx.DB, r.deadline
 	b.waiter.Type = r.typ
 	for _, key := range r.keys {
 		ctx.Shard(key).BlockLocked(&b.waiter, ctx.DB, key)
@@ -234,12 +233,13 @@ func (p *Pipeline) ServeBlocked(ctx *Ctx, conn Conn, b *Blocked, inline bool) Wa
 			b.pending.Or(reasons)
 			return WakeHandoff
 		}
-		onTimeout := b.onTimeout
 		p.Unblock(b)
 		if reasons&wakeUnblockError != 0 {
 			ctx.W.Error(errUnblocked.Error())
 		} else {
-			writeTimeoutReply(ctx, onTimeout)
+			// Redis's replyToBlockedClientTimedOut: the null array for every list, sorted-set
+			// and stream command — BLMOVE and BRPOPLPUSH too, whose other nulls are bulk.
+			ctx.W.NullArray()
 		}
 		return Served
 	case reasons&wakeReady == 0:

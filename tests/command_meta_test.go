@@ -89,6 +89,10 @@ var changed72 = map[string]bool{
 	"punsubscribe":            true,
 	"unsubscribe":             true,
 	"sunsubscribe":            true,
+	"blpop":                   true, // 7.2 dropped noscript: a script may call them (they do not block there)
+	"brpop":                   true,
+	"blmove":                  true,
+	"brpoplpush":              true,
 }
 
 // TestCommandMetaGenerator: the generator run against redis-server writes command/redis72.json
