@@ -791,7 +791,7 @@ measure_hashes_sets() {
   done
   for spec in "${HS_CUSTOM[@]}"; do
     IFS='|' read -r id n cmd <<<"$spec"
-    note_cmd "redis-benchmark -p \$PORT -c 50 -n $n -P 16 -r $HS_KEYS --csv $cmd"
+    note_cmd "redis-benchmark -p \$PORT -c 50 -n $n -P 16$([[ $cmd != *__rand_int__* ]] || echo " -r $HS_KEYS") --csv $cmd"
   done
   for side in "${SIDES[@]}"; do hs_load "$side"; done
   for r in $(seq "$ROUNDS"); do
