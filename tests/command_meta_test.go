@@ -89,6 +89,10 @@ var changed72 = map[string]bool{
 	"punsubscribe":            true,
 	"unsubscribe":             true,
 	"sunsubscribe":            true,
+	"blpop":                   true, // noscript dropped: 7.2 runs them in scripts, unblocking
+	"brpop":                   true,
+	"blmove":                  true,
+	"brpoplpush":              true,
 }
 
 // TestCommandMetaGenerator: the generator run against redis-server writes command/redis72.json
