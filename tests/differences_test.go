@@ -55,3 +55,21 @@ func digestMixesTTLValue() bool { return !targetRedis }
 // leaves at most a fifth of a hash table keeps the survivors in a new listpack in 7.2 (a hash
 // table in 7.0.15: setval's TestPopKeepsSurvivors, as the reply is random). The kvserver-only
 // blocks were checked against t_set.c of Valkey 8.0.1 (Redis 7.2's rules), not run on 7.2.
+
+// Lists (testdata/commands/list.txt, issue 21): Redis 7.2 keeps a small list as one listpack
+// (OBJECT ENCODING listpack) up to list-max-listpack-size (-2: 8 KB; a positive fill counts
+// elements), a quicklist past it, and a listpack again when a pop, LREM, LTRIM or LSET leaves
+// one node of at most half the limits; Debian's 7.0.15 answers `quicklist` for every list. The
+// file checks 7.2's encodings in kvserver-only blocks (from t_list.c and quicklist.c of Valkey
+// 8.0.1, not run on 7.2) and 7.0.15's in redis-only ones. Two argument checks differ too, both
+// 7.2's in kvserver-only blocks: LPOS RANK -9223372036854775808 is out of range in 7.2
+// (redis#12167), an overflow acting as -1 in 7.0.15; a blocking command's timeout past LLONG_MAX
+// ms (1e400, inf) is `ERR timeout is out of range` in 7.2, `ERR timeout is negative` in 7.0.15,
+// and -0.001 s is negative in 7.2 (ceil of -1 ms) but waits forever in 7.0.15 (truncated to 0).
+//
+// Blocking (tests/blocking_test.go): Redis 7.2 serves a client blocked on several keys by
+// running its command again once one of them is ready, so BLPOP takes from its first
+// non-empty key; 7.0.15 pops from the key that became ready first. TestBlockingSeveralKeysReadyTogether
+// expects 7.2's answer from kvserver and 7.0.15's from redis-server. Both versions answer a
+// timed-out (or CLIENT UNBLOCKed) BLMOVE or BRPOPLPUSH with the null array, and with the null
+// bulk only inside MULTI.
