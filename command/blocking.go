@@ -15,8 +15,10 @@ import (
 // on the keys, and when one of them gets a value of the awaited type it runs the same command
 // line again, with the same handler — which then serves, or calls Block again.
 
-// TimeoutReply is what a blocking command answers when its time runs out (or CLIENT UNBLOCK …
-// TIMEOUT ends it): Redis's replyToBlockedClientTimedOut.
+// TimeoutReply is what a blocking command answers at once where it cannot block (inside
+// MULTI): its own null. Once blocked, a time-out (or CLIENT UNBLOCK … TIMEOUT) answers the null
+// array whatever the command, as Redis's replyToBlockedClientTimedOut does for lists, sorted
+// sets and streams.
 type TimeoutReply uint8
 
 const (
@@ -49,7 +51,7 @@ func ParseTimeout(arg []byte) (deadlineMs int64, errText string) {
 	}
 	ms := math.Ceil(secs * 1000)
 	switch {
-	case ms > math.MaxInt64:
+	case ms >= math.MaxInt64: // 2^63 as a float64: int64(ms) would overflow
 		return 0, errTimeoutRange.Error()
 	case ms < 0:
 		return 0, errTimeoutNegative.Error()
@@ -66,11 +68,10 @@ func ParseTimeout(arg []byte) (deadlineMs int64, errText string) {
 // blockRequest is what a handler asked for when it called Block; the pipeline reads it after
 // the handler returns.
 type blockRequest struct {
-	on        bool
-	typ       object.Type
-	deadline  int64 // unix ms; 0 forever
-	onTimeout TimeoutReply
-	keys      [][]byte // views into the command's arguments
+	on       bool
+	typ      object.Type
+	deadline int64    // unix ms; 0 forever
+	keys     [][]byte // views into the command's arguments
 }
 
 // CanBlock reports whether the command being run may block: not inside MULTI/EXEC (nor, later,
@@ -78,17 +79,17 @@ type blockRequest struct {
 func (ctx *Ctx) CanBlock() bool { return !ctx.Tx.InMulti() }
 
 // Block parks the connection until one of keys holds a value of type typ, or until deadlineMs
-// (unix ms; 0: no limit), when onTimeout is answered. The handler calls it when it has nothing
-// to serve, writes nothing, and returns; keys must be arguments of the command line (the
-// pipeline copies them). Where the connection cannot block (CanBlock false, or a caller that
-// does not support it) the timeout reply is written at once.
+// (unix ms; 0: no limit), when the null array is answered. The handler calls it when it has
+// nothing to serve, writes nothing, and returns; keys must be arguments of the command line (the
+// pipeline copies them). Where the connection cannot block (CanBlock false, or a connection that
+// does not support it) onTimeout is written at once.
 func (ctx *Ctx) Block(typ object.Type, deadlineMs int64, onTimeout TimeoutReply, keys ...[]byte) {
 	if !ctx.CanBlock() || ctx.blocker == nil {
 		writeTimeoutReply(ctx, onTimeout)
 		return
 	}
 	r := &ctx.block
-	r.on, r.typ, r.deadline, r.onTimeout = true, typ, deadlineMs, onTimeout
+	r.on, r.typ, r.deadline = true, typ, deadlineMs
 	r.keys = append(r.keys[:0], keys...)
 }
 

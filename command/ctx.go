@@ -58,14 +58,20 @@ type Ctx struct {
 	// first MULTI or WATCH (TxOf makes it): the connection sets it before running commands.
 	Tx *Tx
 
-	locked     []int        // shard indexes held for this command, ascending, no duplicates
-	replyStart int          // the reply's length before the handler wrote (Recover drops the rest)
-	inHandler  bool         // a handler is running: a panic now is the pipeline's to recover
-	keys       []KeyRef     // the command's keys, found for locking (appendKeyShards)
-	events     notifyEvents // keyspace notifications not yet published (notify.go)
-	block      blockRequest // what the handler asked of Block (blocking.go)
-	blocker    any          // the connection's blocking support; nil: Block answers at once
+	locked     []int              // shard indexes held for this command, ascending, no duplicates
+	replyStart int                // the reply's length before the handler wrote (Recover drops the rest)
+	inHandler  bool               // a handler is running: a panic now is the pipeline's to recover
+	keys       []KeyRef           // the command's keys, found for locking (appendKeyShards)
+	events     notifyEvents       // keyspace notifications not yet published (notify.go)
+	block      blockRequest       // what the handler asked of Block (blocking.go)
+	blocker    BlockedConn        // the connection, if it can block; nil: Block answers at once
+	rerun      *Blocked           // the blocked command being run again (ServeBlocked), or nil
+	ready      []keyspace.WaitKey // keys the command added that clients wait on (blocked.go)
 }
+
+// SetBlockedConn says the connection can block (nil: it cannot; Block then answers the
+// timeout reply at once). The server sets it for the connections it can park blocked.
+func (ctx *Ctx) SetBlockedConn(c BlockedConn) { ctx.blocker = c }
 
 // Shard returns the shard that holds key. The pipeline has locked it for this command (in
 // invariants builds, a shard it did not lock panics: a row whose key positions miss a key).

@@ -203,7 +203,7 @@ func (p *Pipeline) exec(ctx *Ctx, conn Conn, inline bool) Outcome {
 	ctx.Cmd, ctx.Args, ctx.locked = execCmd, execArgs, held
 	ctx.SetNoTouch(noTouch)
 	p.unlock(ctx)
-	p.afterUnlock(ctx)
+	p.afterUnlock(ctx, inline)
 	if failed != nil && p.OnPanic != nil {
 		ctx.Cmd, ctx.Args = failed.cmd, failed.args
 		p.OnPanic(ctx, panicVal, panicStack)

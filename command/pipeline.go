@@ -49,6 +49,10 @@ type Pipeline struct {
 	Publisher Publisher
 
 	panics atomic.Int64 // recovered handler panics
+
+	// Blocking commands (blocked.go): the connections blocked, and their deadlines.
+	blockedClients atomic.Int64
+	timeouts       timeoutHeap
 }
 
 // SetGated switches the Gate's check on or off.
@@ -67,6 +71,10 @@ const (
 	// The caller hands the connection to a goroutine, which runs the command again and waits
 	// for the lock there (a readiness loop never waits: DESIGN §4).
 	Handoff
+	// Parked: the command blocked (BLPOP on an empty list): nothing was answered, and the
+	// connection is registered on its keys. The caller parks it as blocked (BlockedConn) and
+	// runs none of its later commands until it is served (ServeBlocked).
+	Parked
 )
 
 // Run runs ctx.Cmd with ctx.Args for conn, or answers lookupErr when the lookup found no
@@ -105,8 +113,7 @@ func (p *Pipeline) Run(ctx *Ctx, conn Conn, lookupErr string, inline bool) Outco
 	if out, ok := p.lockForRun(ctx, inline); !ok {
 		return out
 	}
-	p.call(ctx, conn)
-	return Done
+	return p.call(ctx, conn, inline)
 }
 
 // lockForRun takes the locks of the shards in ctx.locked, ascending (inline, a readiness loop
@@ -154,15 +161,26 @@ func (p *Pipeline) reject(ctx *Ctx, errText string) Outcome {
 // call runs the handler and the hooks after it, then releases the locks, then tells the
 // Observer (statistics need no lock, so the shards are not held for them). A panic skips the
 // release: Recover does it. The handler alone is timed, as Redis's call() times c->cmd->proc.
-func (p *Pipeline) call(ctx *Ctx, conn Conn) {
+// A command that blocked is registered on its keys before the locks are released, and is not
+// counted until it is served (Redis's updateStatsOnUnblock).
+func (p *Pipeline) call(ctx *Ctx, conn Conn, inline bool) Outcome {
 	ctx.replyStart, ctx.inHandler = ctx.W.Len(), true
 	start := Ticks()
 	ctx.Cmd.Handler(ctx)
 	ns := TicksToNanos(Ticks() - start)
 	ctx.inHandler = false
+	blocked := ctx.block.on
+	if blocked {
+		p.blockLocked(ctx)
+	} else if ctx.rerun != nil {
+		p.unregisterLocked(ctx.rerun) // served
+	}
 	p.afterCommand(ctx)
 	p.unlock(ctx)
-	p.afterUnlock(ctx)
+	p.afterUnlock(ctx, inline)
+	if blocked {
+		return Parked
+	}
 	if p.Observer != nil {
 		var code []byte
 		if b := ctx.W.Bytes(); ctx.replyStart < len(b) {
@@ -170,6 +188,7 @@ func (p *Pipeline) call(ctx *Ctx, conn Conn) {
 		}
 		p.Observer.Called(ctx, conn, ns, code)
 	}
+	return Done
 }
 
 // Recover is the pipeline's end of a handler's panic, for the caller's deferred function with
@@ -184,6 +203,7 @@ func (p *Pipeline) Recover(ctx *Ctx, r any) bool {
 	ctx.inHandler = false
 	stack := p.recovered(ctx, r, ctx.replyStart)
 	ctx.dropEvents() // a half-done command's notifications are not sent
+	ctx.block.on = false
 	p.unlock(ctx)
 	if p.OnPanic != nil {
 		p.OnPanic(ctx, r, stack)
@@ -209,12 +229,23 @@ func (p *Pipeline) RunRecovered(ctx *Ctx, conn Conn, lookupErr string, inline bo
 // afterCommand is where the hooks after a command go, in Redis's call() order, as the issues
 // that need them arrive: statistics (commandstats, errorstats, latency, slowlog), propagation to
 // replicas and the AOF, keyspace notifications (the expiries of the command's shards join its
-// events), wake-ups of clients blocked on the keys written.
-func (p *Pipeline) afterCommand(ctx *Ctx) { p.collectEvents(ctx) }
+// events), wake-ups of clients blocked on the keys written (the ready keys are taken here,
+// under the locks, and served after them).
+func (p *Pipeline) afterCommand(ctx *Ctx) {
+	p.collectEvents(ctx)
+	p.takeReady(ctx)
+}
 
 // afterUnlock is where the hooks that must not hold shard locks go, once a command (or EXEC's
-// whole transaction) has released them: delivery of keyspace notifications to subscribers.
-func (p *Pipeline) afterUnlock(ctx *Ctx) { p.deliverEvents(ctx) }
+// whole transaction) has released them: delivery of keyspace notifications to subscribers, then
+// the clients blocked on the keys the command added (inline: a readiness loop, which only tries
+// locks).
+func (p *Pipeline) afterUnlock(ctx *Ctx, inline bool) {
+	p.deliverEvents(ctx)
+	if len(ctx.ready) > 0 {
+		p.serveReady(ctx, inline)
+	}
+}
 
 // recovered handles a handler's panic with the locks still held: the shards of a write command
 // are poisoned (its table or arena may be half-changed) before anyone else can take them, and

@@ -256,12 +256,14 @@ func (cmd *Command) fromMeta(m *Meta) {
 
 // runsInline says whether a readiness loop may run a command itself, between reading and
 // writing its client's socket, rather than hand the client to a goroutine: a fast command, or a
-// string command (whose cost is bounded by its own arguments, as a SET's or an MGET's). What
-// may take long — admin commands, blocking ones, whole-keyspace ones such as KEYS or FLUSHALL —
-// runs on a goroutine, so that it does not hold up the other clients of the loop.
+// string command (whose cost is bounded by its own arguments, as a SET's or an MGET's), or a
+// blocking one (BLPOP, BZPOPMIN: a pop when there is something, else a registration; a
+// goroutine per call would only be started to end at once, parked blocked). What may take long
+// — admin commands, whole-keyspace ones such as KEYS or FLUSHALL — runs on a goroutine, so that
+// it does not hold up the other clients of the loop.
 func runsInline(flags Flags, cats Cats) bool {
-	if flags&(Admin|Blocking) != 0 {
+	if flags&Admin != 0 {
 		return false
 	}
-	return flags&Fast != 0 || cats&CatString != 0
+	return flags&(Fast|Blocking) != 0 || cats&CatString != 0
 }

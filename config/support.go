@@ -90,7 +90,7 @@ var acted = map[string]string{
 	"repl-diskless-sync":                "SYNC (redis-cli --rdb) streams the snapshot to clients that read that form (yes), or sends it from a temporary file (no)",
 	"shutdown-on-sigterm":               "what SIGTERM does: default (save if save points exist), save, nosave, force",
 	"shutdown-on-sigint":                "what SIGINT does: default (save if save points exist), save, nosave, force",
-	"lazyfree-lazy-user-del":            "DEL leaves a big hash or set (a table of more than 64 entries) for the cron to free, as UNLINK does",
+	"lazyfree-lazy-user-del":            "DEL leaves a big hash, set or list (a table of more than 64 entries, a quicklist of more than 64 nodes) for the cron to free, as UNLINK does",
 	"lazyfree-lazy-user-flush":          "FLUSHALL and FLUSHDB without SYNC or ASYNC leave big values for the cron to free, as ASYNC does",
 	"lazyfree-lazy-server-del":          "overwrites, RENAME's replaced key and other server-side deletes leave a big value for the cron to free",
 	"lazyfree-lazy-expire":              "keys removed by expiry leave a big value for the cron to free",

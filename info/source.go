@@ -54,7 +54,13 @@ type Clients struct {
 	// RecentMaxInput and RecentMaxOutput are the largest input and output buffers a client
 	// holds now (client_recent_max_input_buffer, client_recent_max_output_buffer).
 	RecentMaxInput, RecentMaxOutput int64
-	Parked                          int64 // kvserver's own: idle clients without a goroutine
+	Parked                          int64 // kvserver's own: idle or blocked clients without a goroutine
+	// Blocked is blocked_clients: the clients blocked in a command (BLPOP …).
+	Blocked int64
+	// BlockingKeys is total_blocking_keys: the keys clients block on.
+	BlockingKeys int64
+	// InTimeoutTable is clients_in_timeout_table: the blocked clients with a deadline.
+	InTimeoutTable int64
 }
 
 // Memory is what the server knows of used_memory.

@@ -32,6 +32,8 @@ type Keyspace struct {
 	lazyFreedBase atomic.Int64
 	// onExpired publishes an `expired` event, with no lock held (SetOnExpired); set before use.
 	onExpired func(db int, key []byte)
+	// blocking counts the blocking-key registry's entries over all shards (blocking.go).
+	blocking blockingCounts
 }
 
 // Options configures a Keyspace. The zero value gives the defaults.
@@ -153,6 +155,10 @@ func (k *Keyspace) SwapDBLocked(a, b int) {
 		da, db := s.dbs[a].Load(), s.dbs[b].Load()
 		s.dbs[a].Store(db)
 		s.dbs[b].Store(da)
+		if len(s.block.queues) != 0 {
+			s.signalExisting(a)
+			s.signalExisting(b)
+		}
 	}
 }
 

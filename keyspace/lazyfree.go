@@ -6,10 +6,12 @@ import (
 	"github.com/kvserver/kvserver/alloc"
 	"github.com/kvserver/kvserver/htable"
 	"github.com/kvserver/kvserver/object"
+	"github.com/kvserver/kvserver/quicklist"
 )
 
 // Lazy freeing, as Redis 7.2's lazyfree.c: a deleted key whose value is costly to free — a
-// hash or set kept as a table of more than LazyFreeThreshold entries — leaves its table at once
+// hash or set kept as a table of more than LazyFreeThreshold entries, a list of more than
+// LazyFreeThreshold quicklist nodes — leaves its table at once
 // (its record is freed), and the value's root goes on its shard's queue; the cron frees queued
 // values a bounded amount per tick under the shard's lock (LazyFreeStep), where Redis hands
 // them to a background thread. Which deletes go this way is Redis's choice, by the lazyfree-*
@@ -18,7 +20,9 @@ import (
 // replaced key and other server-side deletes (Redis's dbDelete) with lazyfree-lazy-server-del;
 // expiry with lazyfree-lazy-expire.
 //
-// A queued value is an arena-rooted htable of the type's entries. It is destroyed with
+// A queued list is a quicklist, freed node by node from its head (quicklist.FreeStep): a node
+// and its listpack hold no handle to anything else. A queued hash or set is an arena-rooted
+// htable of the type's entries. It is destroyed with
 // htable's DestroyStep, whose entries are gathered (in a buffer of the shard, reused) and then
 // freed by the type itself: they are put into a small table of their own, rooted by a throwaway
 // record of the same type, which object.Free frees through the type's registered
@@ -86,14 +90,18 @@ type lazyQueue struct {
 }
 
 // freeEffort is Redis's lazyfreeGetFreeEffort for record h: the entries of a collection kept as
-// a table, 1 for anything else.
+// a table, the nodes of a quicklist, 1 for anything else.
 func freeEffort(a *alloc.Arena, h alloc.Handle) int64 {
-	if object.EncodingOf(a, h) != object.EncHashtable {
-		return 1
+	switch object.EncodingOf(a, h) {
+	case object.EncHashtable:
+		_, root := object.Root(a, h)
+		t := htable.Open(a, nil, root)
+		return t.Len()
+	case object.EncQuicklist:
+		_, root := object.Root(a, h)
+		return int64(quicklist.FromHandle(root).Nodes(a))
 	}
-	_, root := object.Root(a, h)
-	t := htable.Open(a, nil, root)
-	return t.Len()
+	return 1
 }
 
 // freeRecord frees record h, which has left its table: at once, or when lazy allows and its
@@ -118,7 +126,13 @@ func (s *Shard) LazyFreePendingLocked() int { return len(s.lazy.items) }
 func (s *Shard) LazyFreeStepLocked(budget int) bool {
 	for budget > 0 && len(s.lazy.items) > 0 {
 		it := &s.lazy.items[0]
-		if !it.destroyed {
+		if it.enc == object.EncQuicklist {
+			// A list is freed node by node from its head: no batch.
+			it.destroyed = quicklist.FromHandle(it.root).FreeStep(s.arena, budget)
+			if !it.destroyed {
+				budget = 0
+			}
+		} else if !it.destroyed {
 			t := htable.Open(s.arena, nil, it.root)
 			before := len(s.lazy.batch)
 			it.destroyed = t.DestroyStep(func(h alloc.Handle) { s.lazy.batch = append(s.lazy.batch, h) }, budget)
@@ -127,7 +141,7 @@ func (s *Shard) LazyFreeStepLocked(budget int) bool {
 				budget = 0 // DestroyStep spent it (buckets passed count too)
 			}
 		}
-		if !s.freeBatch(it.typ) {
+		if it.enc != object.EncQuicklist && !s.freeBatch(it.typ) {
 			break // out of memory for the batch's table: the next step tries again
 		}
 		if it.destroyed {

@@ -66,6 +66,9 @@ type Shard struct {
 	// lazy is the shard's values waiting to be freed (lazyfree.go).
 	lazy lazyQueue
 
+	// block is the shard's blocking-key registry (blocking.go). Guarded by mu.
+	block blockTable
+
 	_ [64]byte
 }
 
@@ -166,6 +169,7 @@ func (s *Shard) InsertLocked(db int, key []byte, h alloc.Handle) error {
 		return err
 	}
 	s.touchWatched(db, key, true)
+	s.signalReady(db, key)
 	return nil
 }
 
@@ -212,6 +216,7 @@ func (s *Shard) ReplaceFlagsLocked(db int, key []byte, h alloc.Handle, flags Loo
 			return false, err
 		}
 		s.touchWatched(db, key, true)
+		s.signalReady(db, key)
 		return false, nil
 	}
 	old := p.Handle()
@@ -250,6 +255,7 @@ func (s *Shard) ReplaceFlagsLocked(db int, key []byte, h alloc.Handle, flags Loo
 	s.freeRecord(old, s.ks.lazy.serverDel.Load())
 	s.countDirty(1)
 	s.touchWatched(db, key, true)
+	s.signalReady(db, key) // a waiter may wait for this type where another was (Redis's dbAdd after a delete)
 	return replaced, nil
 }
 

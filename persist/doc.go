@@ -14,12 +14,13 @@
 // table as its elements (values.go). A hash table is encoded whole in one step, under its
 // shard's lock: a hash of a million fields holds that lock for the time it takes (about 0.6 s
 // here with rdbcompression on, half of it LZF on each value), where Redis's forked child blocks
-// nothing.
+// nothing. A list is written as Redis 7.2's type 18, node by node (lists.go): a
+// listpack-encoded list as one packed node, a quicklist's nodes as they are, plain ones included.
 //
 // Loading decodes the file in one goroutine and inserts in several, each owning a fixed subset
 // of the shards, so that no two inserters share a lock. A value stored as elements streams
-// through: its elements go to the inserter in batches like any key, and the inserter builds the
-// record in the arena across batches — no Go value per element. A file that cannot be loaded whole — a
+// through: its elements (a list's nodes) go to the inserter in batches like any key, and the
+// inserter builds the record in the arena across batches — no Go value per element. A file that cannot be loaded whole — a
 // corrupt or truncated one, a bad checksum, a type kvserver does not have — is an error: the
 // server stops rather than serve part of a dataset.
 package persist

@@ -10,6 +10,7 @@ import (
 	"github.com/kvserver/kvserver/hashval"
 	"github.com/kvserver/kvserver/keyspace"
 	"github.com/kvserver/kvserver/listpack"
+	"github.com/kvserver/kvserver/listval"
 	"github.com/kvserver/kvserver/object"
 	"github.com/kvserver/kvserver/rdb"
 	"github.com/kvserver/kvserver/setval"
@@ -39,52 +40,72 @@ func FuzzRestore(f *testing.F) {
 	f.Add(elemsPayload(rdb.TypeHash, 2, "f", "v", "g", "0123456789012345678901234567890123456789012345678901234567890123456789"))
 	f.Add(elemsPayload(rdb.TypeSet, 3, "1", "x", "3"))
 	f.Add(elemsPayload(rdb.TypeSet, 2, "1", "1"))
+	f.Add(elemsPayload(rdb.TypeList, 3, "1", "x", "1"))
+	node := func(b []byte, lp []byte, plain bool) []byte { return rdb.AppendListNode(b, lp, plain, true) }
+	f.Add(rdb.FinishDump(node(rdb.AppendDumpHead(nil, rdb.TypeListQuicklist2, 1), lp("a", "1", "-7"), false)))
+	f.Add(rdb.FinishDump(node(node(node(rdb.AppendDumpHead(nil, rdb.TypeListQuicklist2, 3), lp("a", "b", "c", "d", "e", "f"), false),
+		[]byte(strings.Repeat("p", 40)), true), lp(), false)))
 	hashval.SetLimits(8, 16) // small limits: conversions happen within small inputs
 	setval.SetLimits(8, 4, 16)
+	listval.SetLimits(4)
 	f.Cleanup(func() {
+		listval.SetLimits(listval.DefaultFill)
 		hashval.SetLimits(512, 64)
 		setval.SetLimits(512, 128, 64)
 	})
 	a := alloc.MustNewArena(1 << 30)
 	f.Cleanup(a.Close)
-	f.Fuzz(func(t *testing.T, payload []byte) {
-		base := a.Used()
-		d, ent, err := rdb.OpenDump(payload)
-		if err != nil || ent.Type == rdb.TypeString {
-			return
+	f.Fuzz(func(t *testing.T, payload []byte) { checkRestore(t, a, payload) })
+}
+
+// checkRestore restores payload into a: never a panic; a payload accepted gives a sound record
+// whose DUMP restores to the same contents; a refused one leaves nothing allocated.
+func checkRestore(t *testing.T, a *alloc.Arena, payload []byte) {
+	base := a.Used()
+	d, ent, err := rdb.OpenDump(payload)
+	if err != nil || ent.Type == rdb.TypeString {
+		return
+	}
+	h, err := NewRecord(a, []byte("k"), d, ent, 0)
+	if err != nil {
+		if used := a.Used(); used != base {
+			t.Fatalf("refused payload left %d bytes", used-base)
 		}
-		h, err := NewRecord(a, []byte("k"), d, ent, 0)
-		if err != nil {
-			if used := a.Used(); used != base {
-				t.Fatalf("refused payload left %d bytes", used-base)
-			}
-			return
+		return
+	}
+	defer object.Free(a, h)
+	if object.TypeOf(a, h) == object.TypeHash {
+		if err := hashval.Check(a, h); err != nil {
+			t.Fatal(err)
 		}
-		defer object.Free(a, h)
-		if object.TypeOf(a, h) == object.TypeHash {
-			if err := hashval.Check(a, h); err != nil {
-				t.Fatal(err)
-			}
+	}
+	if object.TypeOf(a, h) == object.TypeList {
+		if err := listval.Check(a, h); err != nil {
+			t.Fatal(err)
 		}
-		again := EncodeDump(a, h)
-		d2, ent2, err := rdb.OpenDump(again)
-		if err != nil {
-			t.Fatalf("our DUMP does not open: %v", err)
-		}
-		h2, err := NewRecord(a, []byte("k2"), d2, ent2, 0)
-		if err != nil {
-			t.Fatalf("our DUMP does not restore: %v", err)
-		}
-		defer object.Free(a, h2)
-		if got, want := contents(a, h2), contents(a, h); got != want {
-			t.Fatalf("restored %q, want %q", got, want)
-		}
-	})
+	}
+	again := EncodeDump(a, h)
+	d2, ent2, err := rdb.OpenDump(again)
+	if err != nil {
+		t.Fatalf("our DUMP does not open: %v", err)
+	}
+	h2, err := NewRecord(a, []byte("k2"), d2, ent2, 0)
+	if err != nil {
+		t.Fatalf("our DUMP does not restore: %v", err)
+	}
+	defer object.Free(a, h2)
+	if got, want := contents(a, h2), contents(a, h); got != want {
+		t.Fatalf("restored %q, want %q", got, want)
+	}
 }
 
 // contents is a record's encoding and sorted elements, as one string.
 func contents(a *alloc.Arena, h alloc.Handle) string {
 	var elems []string
+	if object.TypeOf(a, h) == object.TypeList {
+		enc, _ := object.Root(a, h)
+		return enc.Name() + ": " + listContents(a, h)
+	}
 	if object.TypeOf(a, h) == object.TypeHash {
 		hashval.Each(a, h, nil, func(f, v []byte) bool {
 			elems = append(elems, string(f)+"="+string(v))
@@ -110,6 +131,8 @@ func FuzzLoad(f *testing.F) {
 	putSet(f, src, 0, "si", 0, "1", "2", "3")
 	putSet(f, src, 0, "sl", 5_000_000_000_000, "a", "b")
 	putSet(f, src, 0, "sh", 0, "a", strings.Repeat("y", 70))
+	putList(f, src, 0, "l", 0, "a", "1", "b")
+	putList(f, src, 1, "lq", 0, "a", strings.Repeat("z", 9000), "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n")
 	put(f, src, 0, "s", "v", 0)
 	var buf bytes.Buffer
 	if _, err := WriteSnapshot(src, &buf, SnapshotOptions{Compress: true, Checksum: false}); err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kvserver/kvserver/alloc"
 	"github.com/kvserver/kvserver/keyspace"
+	"github.com/kvserver/kvserver/listval"
 	"github.com/kvserver/kvserver/object"
 	"github.com/kvserver/kvserver/rdb"
 )
@@ -65,6 +66,7 @@ func Load(ks *keyspace.Keyspace, r io.Reader, opt LoadOptions) (LoadResult, erro
 		wg       sync.WaitGroup
 		firstErr atomic.Pointer[error]
 		loaded   atomic.Int64
+		empty    atomic.Int64 // lists found empty by the inserters (every node empty)
 		queues   = make([]chan []byte, workers)
 		free     = make(chan []byte, 2*workers)
 	)
@@ -76,6 +78,7 @@ func Load(ks *keyspace.Keyspace, r io.Reader, opt LoadOptions) (LoadResult, erro
 			defer wg.Done()
 			var st building
 			defer func() { st.abort(opt.LocksHeld) }() // a value left half-built by an error
+			defer func() { empty.Add(st.empty) }()
 			for b := range q {
 				if firstErr.Load() == nil {
 					n, err := insertBatch(ks, b, opt.LocksHeld, opt.Merge, &st)
@@ -137,7 +140,27 @@ func Load(ks *keyspace.Keyspace, r io.Reader, opt LoadOptions) (LoadResult, erro
 		}
 		batch()
 		batches[w] = appendLoadEntry(batches[w], ent)
-		if ent.Type == rdb.TypeHash || ent.Type == rdb.TypeSet {
+		if ent.Type == rdb.TypeListQuicklist2 {
+			// A list's nodes follow, one record each, as elements do.
+			for err == nil {
+				send()
+				batch()
+				var node []byte
+				var plain bool
+				if node, plain, err = d.NextNode(); err == nil {
+					kind := kindNode
+					if plain {
+						kind = kindPlain
+					}
+					batches[w] = appendElem(append(batches[w], kind), node)
+				}
+			}
+			if err != io.EOF {
+				break
+			}
+			err = nil
+			batches[w] = append(batches[w], kindEnd)
+		} else if isElems(ent.Type) {
 			// The elements follow in as many batches as they fill: the inserter keeps the
 			// record it is building from one batch to the next.
 			for err == nil {
@@ -148,8 +171,14 @@ func Load(ks *keyspace.Keyspace, r io.Reader, opt LoadOptions) (LoadResult, erro
 					if f, v, err = d.NextPair(); err == nil {
 						batches[w] = appendElem(appendElem(append(batches[w], kindElem), f), v)
 					}
-				} else if f, err = d.NextMember(); err == nil {
-					batches[w] = appendElem(append(batches[w], kindElem), f)
+				} else {
+					next := d.NextMember
+					if ent.Type == rdb.TypeList {
+						next = d.NextListElem
+					}
+					if f, err = next(); err == nil {
+						batches[w] = appendElem(append(batches[w], kindElem), f)
+					}
 				}
 			}
 			if err != io.EOF {
@@ -183,7 +212,7 @@ func Load(ks *keyspace.Keyspace, r io.Reader, opt LoadOptions) (LoadResult, erro
 	}
 	wg.Wait()
 	res.Keys = loaded.Load()
-	res.Version, res.Aux, res.Empty = d.Version(), d.Aux(), d.EmptyKeys
+	res.Version, res.Aux, res.Empty = d.Version(), d.Aux(), d.EmptyKeys+empty.Load()
 	if p := firstErr.Load(); p != nil {
 		return res, *p
 	}
@@ -194,23 +223,34 @@ func Load(ks *keyspace.Keyspace, r io.Reader, opt LoadOptions) (LoadResult, erro
 }
 
 // Records of a batch: a string, a blob (a listpack or intset), or the start of a value stored
-// as elements, its elements (one member, or a field and a value) and its end.
+// as elements or nodes, its elements (one member or list element, or a field and a value) or
+// nodes (a list's, validated) and its end.
 const (
 	kindString byte = iota // db, expire, idle, freq, key, value
 	kindBlob               // type, db, expire, idle, freq, key, blob
 	kindBegin              // type, db, expire, idle, freq, key, count
-	kindElem               // a member, or a field and a value
+	kindElem               // a member or list element, or a field and a value
+	kindNode               // a list's packed node: its listpack
+	kindPlain              // a list's plain node: its element
 	kindEnd                // the value is complete
 )
+
+// isElems reports whether an entry of type typ is stored as elements, read after it.
+func isElems(typ byte) bool {
+	return typ == rdb.TypeHash || typ == rdb.TypeSet || typ == rdb.TypeList
+}
+
+// isStreamed reports whether an entry of type typ is followed by its elements or nodes.
+func isStreamed(typ byte) bool { return isElems(typ) || typ == rdb.TypeListQuicklist2 }
 
 // appendLoadEntry appends an entry to a batch: its kind, type (but a string's), db, expire,
 // idle and freq as varints, the key with its length, then the value (a string's or blob's
 // bytes with their length) or, for a value stored as elements, the count.
 func appendLoadEntry(b []byte, ent rdb.Entry) []byte {
-	switch ent.Type {
-	case rdb.TypeString:
+	switch {
+	case ent.Type == rdb.TypeString:
 		b = append(b, kindString)
-	case rdb.TypeHash, rdb.TypeSet:
+	case isStreamed(ent.Type):
 		b = append(b, kindBegin, ent.Type)
 	default:
 		b = append(b, kindBlob, ent.Type)
@@ -220,7 +260,7 @@ func appendLoadEntry(b []byte, ent rdb.Entry) []byte {
 	b = binary.AppendVarint(b, ent.Idle)
 	b = binary.AppendVarint(b, int64(ent.Freq))
 	b = appendElem(b, ent.Key)
-	if ent.Type == rdb.TypeHash || ent.Type == rdb.TypeSet {
+	if isStreamed(ent.Type) {
 		return binary.AppendUvarint(b, ent.Len)
 	}
 	return appendElem(b, ent.Value)
@@ -237,15 +277,17 @@ func readElem(b []byte) ([]byte, []byte) {
 	return b[w : w+int(n)], b[w+int(n):]
 }
 
-// building is an inserter's value stored as elements, built across batches.
+// building is an inserter's value stored as elements or nodes, built across batches.
 type building struct {
 	s                 *keyspace.Shard
 	db                int
 	key               []byte // owned: the batch it came in is reused
 	typ               byte
 	expire, idle, frq int64
-	b                 Builder
+	b                 Builder          // a hash or set
+	lb                *listval.Builder // a list (made under the shard's lock: it allocates at once)
 	active            bool
+	empty             int64 // lists skipped because no node had an element, as Redis skips them
 }
 
 // abort frees the record being built, after an error (under the shard's lock unless held).
@@ -256,7 +298,12 @@ func (st *building) abort(locksHeld bool) {
 	if !locksHeld {
 		st.s.Lock()
 	}
-	st.b.Abort()
+	if st.lb != nil {
+		st.lb.Abort()
+		st.lb = nil
+	} else {
+		st.b.Abort()
+	}
 	if !locksHeld {
 		st.s.Unlock()
 	}
@@ -279,22 +326,30 @@ func insertBatch(ks *keyspace.Keyspace, b []byte, locksHeld, merge bool, st *bui
 		kind := b[0]
 		b = b[1:]
 		switch kind {
-		case kindElem:
-			// A run of elements under one lock.
+		case kindElem, kindNode, kindPlain:
+			// A run of elements or nodes under one lock.
 			unlock := lock(st.s)
 			var err error
 			for {
 				var f, v []byte
 				f, b = readElem(b)
-				if st.typ == rdb.TypeHash {
+				switch {
+				case kind == kindNode:
+					err = st.lb.AppendListpack(f)
+				case kind == kindPlain:
+					err = st.lb.AppendPlain(f)
+				case st.lb != nil:
+					err = st.lb.AppendElem(f)
+				case st.typ == rdb.TypeHash:
 					v, b = readElem(b)
 					err = st.b.AddPair(f, v)
-				} else {
+				default:
 					err = st.b.AddMember(f)
 				}
-				if err != nil || len(b) == 0 || b[0] != kindElem {
+				if err != nil || len(b) == 0 || b[0] != kindElem && b[0] != kindNode && b[0] != kindPlain {
 					break
 				}
+				kind = b[0]
 				b = b[1:]
 			}
 			unlock()
@@ -304,12 +359,22 @@ func insertBatch(ks *keyspace.Keyspace, b []byte, locksHeld, merge bool, st *bui
 			continue
 		case kindEnd:
 			unlock := lock(st.s)
-			h := st.b.Finish()
-			st.active = false
+			var h alloc.Handle
 			var err error
-			if h == 0 {
+			if st.lb != nil {
+				h, err = st.lb.Finish()
+				st.lb, st.active = nil, false
+				if errors.Is(err, listval.ErrEmpty) {
+					// Every node was empty: skipped, as Redis's loader skips an empty key.
+					unlock()
+					st.empty++
+					continue
+				}
+			} else if h = st.b.Finish(); h == 0 {
 				err = fmt.Errorf("%w: empty value of key '%s'", rdb.ErrCorrupt, st.key)
-			} else {
+			}
+			st.active = false
+			if err == nil {
 				err = insertRecord(st.s, st.db, st.key, h, st.idle, st.frq, merge)
 			}
 			unlock()
@@ -343,7 +408,12 @@ func insertBatch(ks *keyspace.Keyspace, b []byte, locksHeld, merge bool, st *bui
 			b = b[w:]
 			st.key = append(st.key[:0], key...)
 			*st = building{s: s, db: int(db), key: st.key, typ: typ, expire: expire, idle: idle, frq: freq,
-				b: NewBuilder(s.Arena(), st.key, typ, count, expire), active: true}
+				b: NewBuilder(s.Arena(), st.key, typ, count, expire), active: true, empty: st.empty}
+			if typ == rdb.TypeList || typ == rdb.TypeListQuicklist2 {
+				unlock := lock(s)
+				st.lb = listval.NewBuilder(s.Arena(), st.key, expire)
+				unlock()
+			}
 			continue
 		}
 		var val []byte

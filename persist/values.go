@@ -13,7 +13,7 @@ import (
 	"github.com/kvserver/kvserver/setval"
 )
 
-// Hash and set records from RDB values, shared by Load and RESTORE: a blob (validated by package
+// Hash and set records from RDB values (lists: lists.go), shared by Load and RESTORE: a blob (validated by package
 // rdb) copied as it is, or a value stored as elements rebuilt one element at a time, converted
 // by the limits as Redis's rdbLoadObject does (a type-4 hash within the listpack limits is a
 // listpack again).
@@ -122,8 +122,8 @@ func (b *Builder) Abort() {
 	}
 }
 
-// appendValue appends record h's value (a hash or a set) as RDB: a listpack or intset blob as it
-// is, a hash table as its elements.
+// appendValue appends record h's value (a hash, a set or a list) as RDB: a listpack or intset
+// blob as it is, a hash table as its elements, a list as its nodes (lists.go).
 func appendValue(dst []byte, a *alloc.Arena, h alloc.Handle, ent rdb.Entry, compress bool) []byte {
 	var scratch [24]byte
 	switch object.TypeOf(a, h) {
@@ -151,15 +151,21 @@ func appendValue(dst []byte, a *alloc.Arena, h alloc.Handle, ent rdb.Entry, comp
 			return true
 		})
 		return dst
+	case object.TypeList:
+		return appendListNodes(rdb.AppendListHead(dst, ent, uint64(listNodes(a, h)), compress), a, h, compress)
 	}
 	panic(fmt.Sprintf("persist: no RDB form for value type %d", object.TypeOf(a, h)))
 }
 
-// NewRecord makes the record of key from a hash or set value that d read (RESTORE: ent as
-// rdb.OpenDump returned it): the blob copied, or the elements read from d one at a time. Bad
-// data (an element that does not read, a duplicate) is rdb.ErrDumpData, a full arena
-// object.ErrOOM; either way nothing is left allocated.
+// NewRecord makes the record of key from a hash, set or list value that d read (RESTORE: ent
+// as rdb.OpenDump returned it): the blob copied, or the elements (a list's nodes) read from d
+// one at a time. Bad data (an element that does not read, a duplicate, a list without
+// elements) is rdb.ErrDumpData, a full arena object.ErrOOM; either way nothing is left
+// allocated.
 func NewRecord(a *alloc.Arena, key []byte, d *rdb.Decoder, ent rdb.Entry, expireMs int64) (alloc.Handle, error) {
+	if ent.Type == rdb.TypeListQuicklist2 || ent.Type == rdb.TypeList {
+		return newListRecord(a, key, d, ent, expireMs)
+	}
 	if ent.Type != rdb.TypeHash && ent.Type != rdb.TypeSet {
 		h, err := NewBlobRecord(a, key, ent.Type, ent.Value, expireMs)
 		return h, oomErr(err)
@@ -203,7 +209,7 @@ func oomErr(err error) error {
 	return err
 }
 
-// EncodeDump returns the DUMP payload of hash or set record h.
+// EncodeDump returns the DUMP payload of hash, set or list record h.
 func EncodeDump(a *alloc.Arena, h alloc.Handle) []byte {
 	var scratch [24]byte
 	switch object.TypeOf(a, h) {
@@ -231,6 +237,9 @@ func EncodeDump(a *alloc.Arena, h alloc.Handle) []byte {
 			return true
 		})
 		return rdb.FinishDump(b)
+	case object.TypeList:
+		b := rdb.AppendDumpHead(nil, rdb.TypeListQuicklist2, uint64(listNodes(a, h)))
+		return rdb.FinishDump(appendListNodes(b, a, h, true))
 	}
 	panic(fmt.Sprintf("persist: no DUMP form for value type %d", object.TypeOf(a, h)))
 }

@@ -84,6 +84,10 @@ func describe(ks *keyspace.Keyspace) []string {
 						elems = append(elems, string(m))
 						return true
 					})
+				case object.TypeList:
+					e, _ := object.Root(a, h)
+					enc = "list/" + e.Name()
+					elems = []string{listContents(a, h)} // in order
 				default:
 					elems = append(elems, string(object.Value(a, h, nil)))
 				}

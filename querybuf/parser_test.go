@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -345,5 +346,31 @@ func TestAppendCommand(t *testing.T) {
 	store.ResetCommands()
 	if store.NumCommands() != 0 {
 		t.Fatal("ResetCommands kept commands")
+	}
+}
+
+// Flatten and AppendFlat round-trip a command line, empty arguments and a big one included.
+func TestFlattenAppendFlat(t *testing.T) {
+	src := NewParser(DefaultLimits())
+	big := strings.Repeat("x", BigArgThreshold+10)
+	line := "*4\r\n$5\r\nBLPOP\r\n$0\r\n\r\n$" + strconv.Itoa(len(big)) + "\r\n" + big + "\r\n$1\r\n0\r\n"
+	if _, err := src.Parse([]byte(line)); err != nil {
+		t.Fatal(err)
+	}
+	flat, ends := Flatten(src.Command(0), nil, nil)
+	src.Reset()
+	p := NewParser(DefaultLimits())
+	a := p.AppendFlat(flat, ends)
+	want := []string{"BLPOP", "", big, "0"}
+	if a.Len() != len(want) {
+		t.Fatalf("%d args, want %d", a.Len(), len(want))
+	}
+	for i, w := range want {
+		if string(a.Arg(i)) != w {
+			t.Fatalf("arg %d = %.20q, want %.20q", i, a.Arg(i), w)
+		}
+	}
+	if a.LenSum() != len(flat) {
+		t.Fatalf("LenSum %d, want %d", a.LenSum(), len(flat))
 	}
 }

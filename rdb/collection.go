@@ -5,12 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/kvserver/kvserver/intset"
 	"github.com/kvserver/kvserver/listpack"
 )
 
-// Hashes and sets: reading a value by its type. Blobs (listpack, intset) are read whole and
+// Hashes, sets and lists: reading a value by its type (lists: list.go). Blobs (listpack, intset) are read whole and
 // validated — deep, as Redis's sanitize-dump-payload yes does, since a corrupt blob would
 // otherwise be read out of bounds later. Values stored as elements are streamed: Next returns
 // the head (Entry.Len) and NextPair or NextMember read one element at a time into reused
@@ -22,8 +23,11 @@ var errEmptyKey = errors.New("rdb: empty collection")
 
 // elemState is the part of the last entry not read yet.
 type elemState struct {
-	typ  byte   // TypeHash or TypeSet; 0 when nothing is left
-	left uint64 // pairs of a hash, members of a set
+	typ  byte   // TypeHash, TypeSet, TypeList, or TypeListQuicklist2 (nodes); 0 when nothing is left
+	left uint64 // pairs of a hash, members of a set, elements or nodes of a list
+	src  byte   // a list's nodes: the type they are read as (TypeListQuicklist2 or TypeListQuicklist)
+	node []byte // a type-10 list's ziplist, read and converted to a listpack: its elements
+	at   int    // the offset of node's next entry
 	zm   []byte // a zipmap hash read from memory rather than the stream
 	zmAt int    // the offset of its next pair
 }
@@ -32,6 +36,8 @@ type elemState struct {
 func (d *Decoder) readValue(t byte, ent *Entry) error {
 	ent.Type = t
 	switch t {
+	case TypeList, TypeListZiplist, TypeListQuicklist, TypeListQuicklist2:
+		return d.readListValue(t, ent)
 	case TypeString:
 		v, err := d.readString(slotValue)
 		ent.Value = v
@@ -108,6 +114,8 @@ func typeName(t byte) string {
 		return "hash"
 	case TypeSet, TypeSetIntset, TypeSetListpack:
 		return "set"
+	case TypeList, TypeListZiplist, TypeListQuicklist, TypeListQuicklist2:
+		return "list"
 	}
 	return "string"
 }
@@ -142,17 +150,32 @@ func (d *Decoder) NextPair() (field, value []byte, err error) {
 
 // NextMember returns the next member of the set Next returned last (Type TypeSet), or io.EOF
 // once all Entry.Len members are read. With ReuseBuffers it is valid until the next call.
-func (d *Decoder) NextMember() ([]byte, error) {
+func (d *Decoder) NextMember() ([]byte, error) { return d.nextSingle(TypeSet) }
+
+// nextSingle reads the next element of a value of type typ stored as single elements (a set's
+// members, a type-1 list's elements).
+func (d *Decoder) nextSingle(typ byte) ([]byte, error) {
 	if d.err != nil {
 		return nil, d.err
 	}
 	e := &d.elems
-	if e.typ != TypeSet || e.left == 0 {
+	if e.typ != typ || e.left == 0 {
 		return nil, io.EOF
 	}
-	m, err := d.readString(slotElem)
-	if err != nil {
-		return nil, d.elemErr(err)
+	var m []byte
+	if e.node != nil {
+		var v int64
+		var isInt bool
+		m, v, isInt = listpack.Get(e.node, e.at)
+		if isInt {
+			m = d.keepInt(slotElem, strconv.AppendInt(d.intBuf(slotElem), v, 10))
+		}
+		e.at = listpack.Next(e.node, e.at)
+	} else {
+		var err error
+		if m, err = d.readString(slotElem); err != nil {
+			return nil, d.elemErr(err)
+		}
 	}
 	if e.left--; e.left == 0 {
 		*e = elemState{}
@@ -172,7 +195,7 @@ func (d *Decoder) elemErr(err error) error {
 // drain skips the elements of the last entry that its reader left, into reused buffers.
 func (d *Decoder) drain() error {
 	e := &d.elems
-	if e.zm != nil {
+	if e.zm != nil || e.node != nil {
 		*e = elemState{}
 	}
 	if e.left == 0 {
@@ -180,6 +203,15 @@ func (d *Decoder) drain() error {
 	}
 	d.skipping = true
 	defer func() { d.skipping = false }()
+	if e.typ == TypeListQuicklist2 {
+		for ; e.left > 0; e.left-- {
+			if _, _, err := d.readNode(e.src); err != nil {
+				return err
+			}
+		}
+		*e = elemState{}
+		return nil
+	}
 	per := 1
 	if e.typ == TypeHash {
 		per = 2

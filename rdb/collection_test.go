@@ -201,9 +201,30 @@ func readElems(d *Decoder, ent Entry) ([]string, error) {
 			}
 			out = append(out, string(f), string(v))
 		}
-	case TypeSet:
+	case TypeListQuicklist2:
 		for {
-			m, err := d.NextMember()
+			node, plain, err := d.NextNode()
+			if err == io.EOF {
+				return out, nil
+			}
+			if err != nil {
+				return out, err
+			}
+			if plain {
+				out = append(out, string(node))
+				continue
+			}
+			for p := listpack.First(node); p >= 0; p = listpack.Next(node, p) {
+				out = append(out, string(listpack.AppendValue(nil, node, p)))
+			}
+		}
+	case TypeSet, TypeList:
+		for {
+			next := d.NextMember
+			if ent.Type == TypeList {
+				next = d.NextListElem
+			}
+			m, err := next()
 			if err == io.EOF {
 				return out, nil
 			}

@@ -26,7 +26,7 @@ type UnsupportedTypeError struct {
 }
 
 func (e *UnsupportedTypeError) Error() string {
-	return fmt.Sprintf("rdb: unsupported value type %d (only strings, hashes and sets are supported)", e.Type)
+	return fmt.Sprintf("rdb: unsupported value type %d (only strings, hashes, sets and lists are supported)", e.Type)
 }
 
 // UnsupportedOpcodeError reports an opcode this package recognises but
@@ -280,8 +280,9 @@ func (d *Decoder) readHeader() error {
 
 // Next returns the next entry. It returns io.EOF after the EOF opcode, once the
 // checksum (if any and non-zero) has been verified. Any other error is final.
-// An entry stored as elements (Type TypeHash or TypeSet) is followed by its
-// elements, which NextPair or NextMember read; Next skips those not read.
+// An entry stored as elements (Type TypeHash, TypeSet, TypeList) or nodes
+// (TypeListQuicklist2) is followed by them, which NextPair, NextMember,
+// NextListElem or NextNode read; Next skips those not read.
 // Empty collections are skipped (counted in EmptyKeys), as Redis's loader does.
 func (d *Decoder) Next() (Entry, error) {
 	if d.err != nil {
@@ -378,7 +379,8 @@ func (d *Decoder) next() (Entry, error) {
 		case opFunction2, opFunctionPreGA:
 			return Entry{}, &UnsupportedOpcodeError{t, "functions"}
 		case TypeString, TypeSet, TypeHash, TypeHashZipmap, TypeSetIntset, TypeHashZiplist,
-			TypeHashListpack, TypeSetListpack:
+			TypeHashListpack, TypeSetListpack,
+			TypeList, TypeListZiplist, TypeListQuicklist, TypeListQuicklist2:
 			if ent.Key, err = d.readString(slotKey); err != nil {
 				return Entry{}, err
 			}
@@ -416,8 +418,9 @@ func (d *Decoder) finish() error {
 }
 
 // Decode reads a whole RDB file from r, calling fn for each entry; an error
-// from fn stops decoding and is returned. The elements of a hash or set stored
-// as elements (TypeHash, TypeSet) are skipped: a Decoder reads them.
+// from fn stops decoding and is returned. The elements of a value stored as
+// elements or nodes (TypeHash, TypeSet, TypeList, TypeListQuicklist2) are
+// skipped: a Decoder reads them.
 func Decode(r io.Reader, fn func(Entry) error) error {
 	d := NewDecoder(r)
 	for {
@@ -442,10 +445,11 @@ var (
 
 // OpenDump checks a DUMP payload and reads the head of its value: ent.Type, then
 // ent.Value (a string, or a validated listpack or intset blob) or ent.Len elements
-// that d.NextPair (a hash's pairs) or d.NextMember (a set's members) read. The
+// that d.NextPair (a hash's pairs), d.NextMember (a set's members), d.NextNode (a
+// list's nodes) or d.NextListElem (a type-1 list's elements) read. The
 // payload's RDB version must be at most 11 and its CRC-64 must match (a zero CRC
 // is not special here, as in Redis) else ErrDumpPayload; a type other than a
-// string, hash or set is an *UnsupportedTypeError; a malformed or empty value is
+// string, hash, set or list is an *UnsupportedTypeError; a malformed or empty value is
 // ErrDumpData, from OpenDump or from the element reads. Bytes between the value
 // and the footer are ignored, as Redis does; unlike Redis (which reads the value
 // from the whole buffer), a value may not run into the footer, so a crafted
@@ -469,7 +473,8 @@ func OpenDump(payload []byte) (d *Decoder, ent Entry, err error) {
 	}
 	switch t := body[0]; t {
 	case TypeString, TypeSet, TypeHash, TypeHashZipmap, TypeSetIntset, TypeHashZiplist,
-		TypeHashListpack, TypeSetListpack:
+		TypeHashListpack, TypeSetListpack,
+		TypeList, TypeListZiplist, TypeListQuicklist, TypeListQuicklist2:
 	default:
 		return nil, Entry{}, &UnsupportedTypeError{t}
 	}
@@ -485,7 +490,7 @@ func OpenDump(payload []byte) (d *Decoder, ent Entry, err error) {
 }
 
 // DecodeDump returns the string value of a DUMP payload (errors as OpenDump's; a
-// hash or set is an *UnsupportedTypeError here).
+// hash, set or list is an *UnsupportedTypeError here).
 func DecodeDump(payload []byte) ([]byte, error) {
 	_, ent, err := OpenDump(payload)
 	if err != nil {

@@ -1,8 +1,9 @@
 // Package rdb reads and writes Redis's RDB snapshot format (version 11, as
-// written by Redis 7.2) and DUMP payloads, for strings, hashes and sets: a
-// listpack or intset value is a blob copied as it is (validated on load), a
-// hash table as its elements, streamed one at a time; older dumps' ziplist and
-// zipmap hashes are converted on load.
+// written by Redis 7.2) and DUMP payloads, for strings, hashes, sets and lists:
+// a listpack or intset value is a blob copied as it is (validated on load), a
+// hash table as its elements, streamed one at a time, a list as its quicklist
+// nodes, streamed one at a time; older dumps' ziplist and zipmap hashes and
+// ziplist and linked lists are converted on load.
 package rdb
 
 import (
@@ -33,16 +34,21 @@ const (
 	// Value types (rdb.h's RDB_TYPE_*) of the types this package reads. The ones
 	// Redis 7.2 writes for hashes and sets are TypeHash and TypeSet (hash-table
 	// encoded: the elements), TypeHashListpack, TypeSetListpack and TypeSetIntset
-	// (the encoding's bytes as one string); the zipmap and ziplist hashes are
-	// read only (Redis 2.4 to 6.2 wrote them).
-	TypeString       = 0
-	TypeSet          = 2
-	TypeHash         = 4
-	TypeHashZipmap   = 9
-	TypeSetIntset    = 11
-	TypeHashZiplist  = 13
-	TypeHashListpack = 16
-	TypeSetListpack  = 20
+	// (the encoding's bytes as one string), for lists TypeListQuicklist2 (list.go);
+	// the zipmap and ziplist hashes and the older lists are read only (Redis 2.4
+	// to 6.2 wrote them).
+	TypeString         = 0
+	TypeList           = 1
+	TypeSet            = 2
+	TypeHash           = 4
+	TypeHashZipmap     = 9
+	TypeListZiplist    = 10
+	TypeSetIntset      = 11
+	TypeHashZiplist    = 13
+	TypeListQuicklist  = 14
+	TypeHashListpack   = 16
+	TypeListQuicklist2 = 18
+	TypeSetListpack    = 20
 )
 
 // Length encodings: the top two bits of the first byte.
@@ -67,9 +73,14 @@ type Entry struct {
 	// TypeHashListpack, TypeSetListpack, TypeSetIntset (Value is the blob,
 	// validated by the decoder; a ziplist hash is converted and reported as
 	// TypeHashListpack), or TypeHash, TypeSet (Value is nil and the Len elements
-	// follow: Decoder.NextPair, Decoder.NextMember; a zipmap hash is reported so).
+	// follow: Decoder.NextPair, Decoder.NextMember; a zipmap hash is reported so),
+	// or a list: TypeListQuicklist2 (Value is nil and Len nodes follow,
+	// Decoder.NextNode; type 14 is reported so) or TypeList (Len elements
+	// follow, Decoder.NextListElem; type 10 is reported so).
 	Type byte
-	// Len is the number of pairs of a hash, of members of a set (for a blob too).
+	// Len is the number of pairs of a hash, of members of a set (for a blob too),
+	// of nodes of a TypeListQuicklist2 list (empty ones included), of elements of a
+	// TypeList.
 	Len      uint64
 	Value    []byte
 	ExpireMs int64 // absolute Unix time in milliseconds, or -1 for none
@@ -327,8 +338,9 @@ func EncodeDumpBlob(typ byte, blob []byte) []byte {
 }
 
 // AppendDumpHead starts the DUMP payload of a value stored as elements (typ TypeHash with n
-// pairs or TypeSet with n members) in dst: append the elements with AppendElement (compress
-// true, as DUMP does) and end with FinishDump.
+// pairs or TypeSet with n members) or nodes (TypeListQuicklist2 with n nodes) in dst: append
+// the elements with AppendElement or the nodes with AppendListNode (compress true, as DUMP
+// does) and end with FinishDump.
 func AppendDumpHead(dst []byte, typ byte, n uint64) []byte {
 	return appendLen(append(dst, typ), n)
 }

@@ -92,8 +92,9 @@ func (rc *respConn) read() (any, error) {
 }
 
 // startRedis runs redis-server on a free port with dir as its directory,
-// loading dir/dump.rdb if present. It is stopped at the end of the test.
-func startRedis(t *testing.T, dir string) *respConn {
+// loading dir/dump.rdb if present, with extra arguments. It is stopped at the
+// end of the test.
+func startRedis(t *testing.T, dir string, extra ...string) *respConn {
 	t.Helper()
 	path, err := exec.LookPath("redis-server")
 	if err != nil {
@@ -108,6 +109,7 @@ func startRedis(t *testing.T, dir string) *respConn {
 	cmd := exec.Command(path, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--dir", dir,
 		"--dbfilename", "dump.rdb", "--save", "", "--appendonly", "no", "--daemonize", "no",
 		"--logfile", filepath.Join(dir, "redis.log"))
+	cmd.Args = append(cmd.Args, extra...)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,9 @@ import (
 	"github.com/kvserver/kvserver/listpack"
 )
 
-// The hash encodings of older dumps, read only: a ziplist (Redis 2.6 to 6.2), converted to a
-// listpack as Redis 7's loader does, and a zipmap (Redis 2.4 and before), read as pairs. Both
+// The encodings of older dumps, read only: a ziplist (hashes and lists of Redis 2.6 to 6.2, and
+// the nodes of a type-14 quicklist), converted to a listpack as Redis 7's loader does, and a
+// zipmap hash (Redis 2.4 and before), read as pairs. Both
 // are validated entirely before use (ziplistValidateIntegrity, zipmapValidateIntegrity, deep):
 // lengths inside the blob, the header's counts and offsets, the terminator, no field twice.
 
@@ -109,7 +110,29 @@ func ziplistEntry(zl []byte, p, prevWant int) (size int, s []byte, v int64, isIn
 // ziplistPairsToListpack validates zl as a ziplist of field,value pairs with no field twice
 // and returns it converted to a listpack (built in dst[:0]) with the number of pairs.
 func ziplistPairsToListpack(zl, dst []byte) ([]byte, int, error) {
-	bad := fmt.Errorf("%w: hash ziplist integrity check failed", ErrCorrupt)
+	seen := make(map[string]struct{})
+	lp, count, err := ziplistToListpack(zl, dst, "hash", func(i int, s []byte) bool {
+		if i%2 == 0 {
+			if _, dup := seen[string(s)]; dup {
+				return false
+			}
+			seen[string(s)] = struct{}{}
+		}
+		return true
+	})
+	if err == nil && count%2 != 0 {
+		err = fmt.Errorf("%w: hash ziplist integrity check failed", ErrCorrupt)
+	}
+	return lp, count / 2, err
+}
+
+// ziplistToListpack validates zl as a ziplist (deep: every entry, the header's counts and
+// offsets, the terminator) and returns it converted to a listpack built in dst[:0], with its
+// number of entries. check, if not nil, sees each entry (its index, its value as a string, a
+// view valid during the call) and refuses it by returning false. what names the value in
+// errors ("hash", "list").
+func ziplistToListpack(zl, dst []byte, what string, check func(i int, s []byte) bool) ([]byte, int, error) {
+	bad := fmt.Errorf("%w: %s ziplist integrity check failed", ErrCorrupt, what)
 	if len(zl) < zlHeader+1 || int64(binary.LittleEndian.Uint32(zl)) != int64(len(zl)) || zl[len(zl)-1] != zlEnd {
 		return nil, 0, bad
 	}
@@ -122,7 +145,6 @@ func ziplistPairsToListpack(zl, dst []byte) ([]byte, int, error) {
 		binary.LittleEndian.PutUint16(lp[4:], 0)
 		lp[listpack.HeaderSize] = listpack.EOF
 	}
-	seen := make(map[string]struct{})
 	var num []byte
 	count, prev, last := 0, 0, zlHeader
 	p := zlHeader
@@ -135,11 +157,8 @@ func ziplistPairsToListpack(zl, dst []byte) ([]byte, int, error) {
 			num = strconv.AppendInt(num[:0], v, 10)
 			s = num
 		}
-		if count%2 == 0 {
-			if _, dup := seen[string(s)]; dup {
-				return nil, 0, bad
-			}
-			seen[string(s)] = struct{}{}
+		if check != nil && !check(count, s) {
+			return nil, 0, bad
 		}
 		var err error
 		if lp, err = listpack.AppendSlice(lp, s); err != nil {
@@ -149,13 +168,13 @@ func ziplistPairsToListpack(zl, dst []byte) ([]byte, int, error) {
 		p += size
 		count++
 	}
-	if int(binary.LittleEndian.Uint32(zl[4:])) != last || count%2 != 0 {
+	if int(binary.LittleEndian.Uint32(zl[4:])) != last {
 		return nil, 0, bad
 	}
 	if h := int(binary.LittleEndian.Uint16(zl[8:])); h != zlLenUnkwn && h != count {
 		return nil, 0, bad
 	}
-	return lp, count / 2, nil
+	return lp, count, nil
 }
 
 // Zipmap layout: a count byte (254 or more: unknown), then pairs of length, field, length, a

@@ -104,7 +104,10 @@ type activeState struct {
 	w               resp.Writer
 	ctx             command.Ctx // the pipeline's context for this client's commands (attachActiveLocked)
 	closeAfterReply bool
-	scratch         [64]byte // formatting space for handlers (integers, doubles)
+	// blocking: the batch stopped at a command that blocked; the commands after it wait until
+	// it is served (blocked.go).
+	blocking bool
+	scratch  [64]byte // formatting space for handlers (integers, doubles)
 }
 
 // activePoolSize bounds the server's activePool, the free list of parked clients' active
@@ -145,6 +148,9 @@ func (c *client) attachActiveLocked(l *readinessLoop) {
 	a.ctx.W, a.ctx.KS, a.ctx.Cfg = &a.w, c.srv.ks, c.srv.cfg
 	a.ctx.Stats, a.ctx.Conn, a.ctx.Records, a.ctx.BigArgCopies = &c.keyStats, c, c, &c.srv.stats.bigArgCopies
 	a.ctx.Tx = c.tx.Load()
+	if c.fd >= 0 {
+		a.ctx.SetBlockedConn(c) // only sockets park blocked (blocked.go)
+	}
 	c.activeState = a
 }
 
@@ -161,7 +167,8 @@ func (c *client) detachActiveLocked(l *readinessLoop) bool {
 	a.parser.Recycle() // a big command's arena is not passed on
 	a.w.SetBuffer(nil)
 	a.plain, a.readBuf, a.readErr, a.loop = nil, nil, nil, nil
-	a.closeAfterReply, a.nextCmd = false, 0
+	a.closeAfterReply, a.nextCmd, a.blocking = false, 0, false
+	a.ctx.SetBlockedConn(nil)
 	a.ctx.Stats, a.ctx.Conn, a.ctx.Records, a.ctx.Cmd, a.ctx.Args = nil, nil, nil, nil, querybuf.Args{}
 	a.ctx.Tx = nil
 	c.activeState = nil
@@ -264,7 +271,11 @@ func (c *client) serve() {
 	c.attachActiveLocked(nil)
 	c.mu.Unlock()
 	// A hand-off may come with unwritten replies and commands still to run.
-	if c.resume() == serveClose {
+	switch c.resume() {
+	case serveClose:
+		return
+	case serveBlock:
+		parked = c.srv.parkBlocked(c, false)
 		return
 	}
 	for !c.killed.Load() {
@@ -276,6 +287,9 @@ func (c *client) serve() {
 				parked = true
 				return
 			}
+			return
+		case serveBlock:
+			parked = c.srv.parkBlocked(c, false)
 			return
 		}
 	}
@@ -298,6 +312,7 @@ func (c *client) close() {
 func (c *client) closeOwned() {
 	c.releaseSubs()
 	c.endTx()
+	c.releaseBlocked()
 	c.releaseBuffers()
 	if c.fd >= 0 {
 		c.srv.forgetFD(c)
@@ -327,6 +342,8 @@ const (
 	serveClose
 	servePark    // nothing to read: the client waits in its loop (a goroutine gives it back)
 	serveHandoff // inline only: the rest needs a goroutine (a slow command, a full socket)
+	serveBlock   // a command blocked: the client waits in its loop, blocked (blocked.go)
+	serveRetry   // a woken blocked client found a lock busy inline: a goroutine serves it
 )
 
 // step reads once, runs every complete command and writes the replies. It says whether to go
@@ -380,6 +397,9 @@ func (c *client) stepLocked(inline bool) serveAction {
 	case flushFailed:
 		return serveClose
 	case flushBlocked:
+		if c.blocking {
+			return serveBlock // the rest is written once it is served
+		}
 		return serveHandoff
 	}
 	if c.closeAfterReply {
@@ -393,6 +413,9 @@ func (c *client) stepLocked(inline bool) serveAction {
 			c.srv.log.Debug("client read error", zap.Int64("id", c.id), zap.Error(err))
 		}
 		return serveClose
+	}
+	if c.blocking {
+		return serveBlock
 	}
 	return serveContinue
 }
@@ -412,6 +435,13 @@ func (c *client) resume() serveAction {
 		c.takeReplyBuffer()
 		c.executeBatch(false)
 		c.publishBufferUse()
+	}
+	if c.blocking {
+		// One of them blocked: the replies before it are written, the rest wait.
+		if c.flush(false) != flushOK {
+			return serveClose
+		}
+		return serveBlock
 	}
 	// A protocol error after the handed-over commands (the parser keeps it): answer it now.
 	if _, perr := c.parser.Parse(nil); perr != nil && c.protocolError(perr) {
@@ -457,8 +487,19 @@ func (c *client) runBatch(inline bool) (handoff, panicked bool) {
 		if inline && cmd != nil && !cmd.Inline && !c.ctx.Tx.RunsInline(cmd) {
 			return true, false
 		}
-		if c.execute(cmd, errText, args, inline) == command.Handoff {
+		switch c.execute(cmd, errText, args, inline) {
+		case command.Handoff:
 			return true, false
+		case command.Parked:
+			c.nextCmd++
+			c.blocking = true
+			if c.nextCmd < c.parser.NumCommands() {
+				return false, false // the commands after it wait in the parser
+			}
+			c.parser.ResetCommands()
+			c.parser.DropBigArena()
+			c.nextCmd = 0
+			return false, false
 		}
 		c.nextCmd++
 		if c.w.Len() > unauthReplyLimit {
@@ -503,8 +544,11 @@ func (c *client) execute(cmd *command.Command, errText string, args querybuf.Arg
 		c.totCmds.Store(c.totCmds.Load() + 1)
 		return command.Done
 	}
-	if c.srv.pipeline.Run(ctx, c, errText, inline) == command.Handoff {
+	switch c.srv.pipeline.Run(ctx, c, errText, inline) {
+	case command.Handoff:
 		return command.Handoff
+	case command.Parked:
+		return command.Parked // counted in tot-cmds once served
 	}
 	c.db = int32(ctx.DB)
 	c.totCmds.Store(c.totCmds.Load() + 1)

@@ -32,6 +32,12 @@ func (c *client) infoLine(o *client) string {
 	if tx.Queued() >= 0 {
 		flags += "x" // CLIENT_MULTI
 	}
+	if b := o.blockedState(); b.IsBlocked() {
+		flags += "b" // CLIENT_BLOCKED
+		// Its command line, kept while it waits, as Redis's c->argv.
+		argvMem += b.ArgvMem()
+		totMem += b.ArgvMem()
+	}
 	if tx.Dirty() {
 		flags += "d" // CLIENT_DIRTY_CAS
 	}

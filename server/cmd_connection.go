@@ -27,6 +27,7 @@ func connectionCommands() []*command.Command {
 			{Name: "info", Handler: clientCommand(clientInfoCommand)},
 			{Name: "list", Handler: clientCommand(clientListCommand)},
 			{Name: "kill", Handler: clientCommand(clientKillCommand)},
+			{Name: "unblock", Handler: clientCommand(clientUnblockCommand)},
 			{Name: "no-touch", Handler: clientCommand(clientNoTouchCommand)},
 			{Name: "no-evict", Handler: clientCommand(clientNoEvictCommand)},
 			{Name: "help", Handler: clientCommand(clientHelpCommand)},
@@ -394,7 +395,41 @@ func clientHelpCommand(c *client, args querybuf.Args) {
 		"SETINFO <option> <value>", "    Set client meta attr. Options are: LIB-NAME, LIB-VER.",
 		"NO-EVICT (ON|OFF)", "    Protect current client connection from eviction.",
 		"NO-TOUCH (ON|OFF)", "    Will not touch LRU/LFU stats when this mode is on.",
+		"UNBLOCK <clientid> [TIMEOUT|ERROR]", "    Unblock the specified blocked client.",
 	})
+}
+
+// clientUnblockCommand is CLIENT UNBLOCK id [TIMEOUT|ERROR]: a client blocked in a command is
+// answered as if timed out (or with the UNBLOCKED error) before this reply, which is 1; 0 when
+// no such client is blocked. Its checks in Redis's order: the reason, then the id.
+func clientUnblockCommand(c *client, args querybuf.Args) {
+	if args.Len() > 4 {
+		c.w.Error("ERR unknown subcommand or wrong number of arguments for 'unblock'. Try CLIENT HELP.")
+		return
+	}
+	withError := false
+	if args.Len() == 4 {
+		switch {
+		case conv.EqFold(args.Arg(3), "timeout"):
+		case conv.EqFold(args.Arg(3), "error"):
+			withError = true
+		default:
+			c.w.Error("ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR")
+			return
+		}
+	}
+	id, ok := conv.String2ll(args.Arg(2))
+	if !ok {
+		c.w.Error(replyerr.NotInteger.Error())
+		return
+	}
+	if o := c.srv.clientByID(id); o != nil && o != c {
+		if b := o.blockedState(); b != nil && b.Unblock(withError) {
+			c.w.Int(1)
+			return
+		}
+	}
+	c.w.Int(0)
 }
 
 // wrongArgs answers Redis's arity error for a command that checks its own argument count.

@@ -37,11 +37,12 @@ func (src *infoSource) Process() info.Process {
 // Clients is # Clients: the connections and the largest buffers they hold now.
 func (src *infoSource) Clients() info.Clients {
 	s := (*Server)(src)
-	c := info.Clients{Connected: s.connected.Load()}
+	c := info.Clients{Connected: s.connected.Load(), Blocked: s.pipeline.BlockedClients(),
+		BlockingKeys: s.ks.BlockingKeys(), InTimeoutTable: s.pipeline.BlockedWithDeadline()}
 	for _, cl := range s.clientsSnapshot() {
 		c.RecentMaxInput = max(c.RecentMaxInput, cl.qbufCap.Load()+cl.argvMem.Load())
 		c.RecentMaxOutput = max(c.RecentMaxOutput, cl.replyBufSize.Load())
-		if cl.state.Load() == clientParked {
+		if st := cl.state.Load(); st == clientParked || st == clientBlocked {
 			c.Parked++
 		}
 	}

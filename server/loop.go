@@ -36,6 +36,7 @@ const (
 	clientActive uint32 = iota // a goroutine, or its loop running it inline, serves it
 	clientParked               // it waits in its loop's epoll set; nobody is running it
 	clientClosed
+	clientBlocked // parked in a blocking command: its loop watches for hang-ups only (blocked.go)
 )
 
 // loopEvents is how many ready sockets one epoll_wait returns at most.
@@ -185,7 +186,12 @@ func (l *readinessLoop) dispatch(ev *unix.EpollEvent) {
 		return // closed since the event
 	}
 	if !c.state.CompareAndSwap(clientParked, clientActive) {
-		if c.state.Load() == clientActive {
+		switch {
+		case c.state.CompareAndSwap(clientBlocked, clientActive):
+			// A blocked client hung up (its socket is watched for nothing else): closing it
+			// takes its keys' shard locks, which a loop does not wait for.
+			go c.close()
+		case c.state.Load() == clientActive:
 			c.notifyWritable()
 		}
 		return
@@ -207,6 +213,10 @@ func (l *readinessLoop) serveInline(c *client) {
 			c.close()
 		case serveHandoff:
 			c.srv.handoff(c)
+		case serveBlock:
+			if !c.srv.parkBlocked(c, true) {
+				c.close()
+			}
 		default:
 			c.state.Store(clientParked)
 			c.afterParked() // pub/sub messages queued meanwhile
@@ -227,7 +237,7 @@ func (l *readinessLoop) step(c *client) serveAction {
 	c.loop = l
 	action := c.stepLocked(true)
 	c.loop = nil // a panic leaves it set: detachActiveLocked clears it when the client closes
-	if action == serveContinue || action == servePark {
+	if action == serveContinue || action == servePark || action == serveBlock {
 		c.detachActiveLocked(l)
 	}
 	return action

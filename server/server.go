@@ -61,8 +61,10 @@ type Server struct {
 	ks       *keyspace.Keyspace
 	cmds     *command.Table
 	pipeline command.Pipeline
-	evictor  *evict.Evictor     // the memory limit (memory_limit.go)
-	persist  *persist.Persister // saves and loads (persistence.go)
+	// blocked is the blocked-command state of the clients that blocked (blocked.go).
+	blocked blockedTable
+	evictor *evict.Evictor     // the memory limit (memory_limit.go)
+	persist *persist.Persister // saves and loads (persistence.go)
 	// replConfs holds what clients declared with REPLCONF, by client id (cmd_sync.go).
 	replConfs sync.Map
 	// outputLimit is client-output-buffer-limit's normal class (output_limit.go).

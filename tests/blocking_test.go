@@ -784,3 +784,63 @@ func TestBlockingKeysPerDatabase(t *testing.T) {
 	blBlock(t, s, ctl, 2, 1, "BLPOP", "kd:k", "kd:j", "0")
 	blWaitClients(t, ctl, map[string]string{"blocked_clients": "3", "total_blocking_keys": "3"})
 }
+
+// TestBlockingManyTimeouts: twenty clients with timeouts from 0.01 to 0.2 s all answer the
+// null array; while they wait, clients_in_timeout_table counts those with a timeout (not the
+// one waiting forever), and afterwards no client is blocked.
+func TestBlockingManyTimeouts(t *testing.T) {
+	t.Parallel()
+	s := listServer(t)
+	ctl := s.RawConn(t)
+	forever := blBlock(t, s, ctl, 0, 0, "BLPOP", "mt:k", "0")
+	var cs []*rawConn
+	for i := 1; i <= 20; i++ {
+		c := s.RawConn(t)
+		c.Send(encodeCommand("BRPOP", "mt:k", "mt:"+strconv.Itoa(i), strconv.FormatFloat(float64(i)/100, 'f', 2, 64)))
+		cs = append(cs, c)
+	}
+	for i, c := range cs {
+		blExpectLine(t, c, "BRPOP with timeout 0."+strconv.Itoa(i+1), "*-1\r\n")
+	}
+	blWaitClients(t, ctl, map[string]string{"blocked_clients": "1", "total_blocking_keys": "1", "clients_in_timeout_table": "0"})
+	c := blBlock(t, s, ctl, 1, 0, "BLPOP", "mt:k", "100")
+	blWaitClients(t, ctl, map[string]string{"blocked_clients": "2", "clients_in_timeout_table": "1"})
+	blDo(t, ctl, "(integer) 2\n", "RPUSH", "mt:k", "a", "b")
+	blExpect(t, forever, "BLPOP 0", "1) \"mt:k\"\n2) \"a\"\n")
+	blExpect(t, c, "BLPOP 100", "1) \"mt:k\"\n2) \"b\"\n")
+	blWaitClients(t, ctl, map[string]string{"blocked_clients": "0", "clients_in_timeout_table": "0"})
+}
+
+// TestBlockingManyKeys: a BLPOP on a thousand keys is registered on each (total_blocking_keys)
+// and served by a push to the last one; the registrations all go.
+func TestBlockingManyKeys(t *testing.T) {
+	t.Parallel()
+	s := listServer(t)
+	ctl := s.RawConn(t)
+	args := []string{"BLPOP"}
+	for i := 0; i < 1000; i++ {
+		args = append(args, "mk:"+strconv.Itoa(i))
+	}
+	c := blBlock(t, s, ctl, 0, 0, append(args, "0")...)
+	blWaitClients(t, ctl, map[string]string{"blocked_clients": "1", "total_blocking_keys": "1000"})
+	blDo(t, ctl, "(integer) 1\n", "LPUSH", "mk:999", "v")
+	blExpect(t, c, "BLPOP", "1) \"mk:999\"\n2) \"v\"\n")
+	blWaitClients(t, ctl, map[string]string{"blocked_clients": "0", "total_blocking_keys": "0"})
+}
+
+// TestBlockingQuitPipelined: a QUIT pipelined behind a BLPOP runs after it is served: the
+// client reads the BLPOP's reply, then +OK, then the server closes the connection.
+func TestBlockingQuitPipelined(t *testing.T) {
+	t.Parallel()
+	s := listServer(t)
+	ctl := s.RawConn(t)
+	c := s.RawConn(t)
+	c.Send(append(encodeCommand("BLPOP", "qp:k", "0"), encodeCommand("QUIT")...))
+	blWaitBlocked(t, ctl, 1)
+	c.ExpectNothing(stillBlocked)
+	blDo(t, ctl, "(integer) 1\n", "RPUSH", "qp:k", "v")
+	want := "*2\r\n$4\r\nqp:k\r\n$1\r\nv\r\n+OK\r\n"
+	if got := string(c.ReadUntilClose()); got != want {
+		t.Fatalf("after the push: read %q, want %q", got, want)
+	}
+}

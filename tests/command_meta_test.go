@@ -89,7 +89,7 @@ var changed72 = map[string]bool{
 	"punsubscribe":            true,
 	"unsubscribe":             true,
 	"sunsubscribe":            true,
-	"blpop":                   true, // noscript dropped: 7.2 runs them in scripts, unblocking
+	"blpop":                   true, // 7.2 dropped noscript: a script may call them (they do not block there)
 	"brpop":                   true,
 	"blmove":                  true,
 	"brpoplpush":              true,

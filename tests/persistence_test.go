@@ -1099,11 +1099,11 @@ func TestPersistRefusedFiles(t *testing.T) {
 		f.Close()
 		loadRefused(t, dir, "duplicate")
 	})
-	t.Run("list", func(t *testing.T) {
+	t.Run("zset", func(t *testing.T) {
 		t.Parallel()
-		requireKvserver(t, "Redis loads lists")
+		requireKvserver(t, "Redis loads sorted sets")
 		dir := t.TempDir()
-		writeRedisDump(t, dir, "SET a 1", "RPUSH l x", "SET z 2")
+		writeRedisDump(t, dir, "SET a 1", "ZADD zs 1 m", "SET z 2")
 		loadRefused(t, dir, "type")
 	})
 	t.Run("hash-duplicate-field", func(t *testing.T) {

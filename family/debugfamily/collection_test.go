@@ -7,13 +7,15 @@ import (
 
 	"github.com/kvserver/kvserver/command"
 	"github.com/kvserver/kvserver/hashval"
+	"github.com/kvserver/kvserver/listval"
 	"github.com/kvserver/kvserver/object"
 	"github.com/kvserver/kvserver/setval"
 )
 
 // collectionRows are test commands that make hashes and sets through hashval and setval (the
-// hash and set families are not this package's): THSET key field value [field value ...]
-// and TSADD key member [member ...], each making the key anew.
+// hash, set and list families are not this package's): THSET key field value [field value
+// ...], TSADD key member [member ...] and TRPUSH key element [element ...], each making the key
+// anew.
 func collectionRows() []*command.Command {
 	return []*command.Command{
 		{Name: "thset", Arity: -4, First: 1, Last: 1, Step: 1, Locking: command.LockKeys, Handler: func(ctx *command.Ctx) {
@@ -40,6 +42,23 @@ func collectionRows() []*command.Command {
 			rec, err := setval.New(a, key, ctx.Args.Arg(2), ctx.Args.Len()-2, 0)
 			for j := 2; err == nil && j < ctx.Args.Len(); j++ {
 				_, err = setval.Add(a, rec, ctx.Args.Arg(j))
+			}
+			if err == nil {
+				_, err = sh.ReplaceFlagsLocked(ctx.DB, key, rec, 0)
+			}
+			if err != nil {
+				ctx.W.Error(err.Error())
+				return
+			}
+			ctx.W.OK()
+		}},
+		{Name: "trpush", Arity: -3, First: 1, Last: 1, Step: 1, Locking: command.LockKeys, Handler: func(ctx *command.Ctx) {
+			key := ctx.Args.Arg(1)
+			sh := ctx.Shard(key)
+			a := sh.Arena()
+			rec, err := listval.New(a, key, 0)
+			for j := 2; err == nil && j < ctx.Args.Len(); j++ {
+				err = listval.PushTail(a, rec, ctx.Args.Arg(j))
 			}
 			if err == nil {
 				_, err = sh.ReplaceFlagsLocked(ctx.DB, key, rec, 0)
@@ -133,4 +152,34 @@ MEMORY USAGE hb SAMPLES x -> (error) ERR value is not an integer or out of range
 MEMORY USAGE hb SAMPLES -> (error) ERR syntax error
 MEMORY USAGE nokey -> (nil)
 `)
+}
+
+// TestListDigestAndObject: DEBUG DIGEST-VALUE and DEBUG OBJECT's serializedlength of lists,
+// against what redis-server 7.0.15 printed for the same data (its type-18 dump is 7.2's for
+// these: no element passes 8 KB, where 7.2 makes a plain node and 7.0.15 does not); with
+// rdbcompression no, 7.0.15 printed 140074 for big.
+func TestListDigestAndObject(t *testing.T) {
+	wd := newWorld(t)
+	wd.tab = command.New(Commands(wd.srv), append(testRows(), collectionRows()...))
+	c := wd.conn(t)
+	var big strings.Builder
+	for i := 1; i <= 3000; i++ {
+		big.WriteString(" element-number-" + strconv.Itoa(i) + "-xxxxxxxxxxxxxxxxxxxxxxxxx")
+	}
+	c.script(`
+TRPUSH l a b 1 2 3 -> OK
+TRPUSH big` + big.String() + ` -> OK
+TENCODING l -> "listpack"
+TENCODING big -> "quicklist"
+DEBUG DIGEST-VALUE l big -> [80f8f8423558105085639fd9272717cdf4d7566e, 54455bc69ea2e9aaa556f734279055e4fcada0dc]
+`)
+	for _, k := range []struct {
+		key    string
+		length int
+	}{{"l", 22}, {"big", 15757}} {
+		got := c.do("DEBUG OBJECT " + k.key)
+		if want := " serializedlength:" + strconv.Itoa(k.length) + " "; !strings.Contains(got, want) {
+			t.Errorf("DEBUG OBJECT %s = %s, want %q in it", k.key, got, want)
+		}
+	}
 }

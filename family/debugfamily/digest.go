@@ -9,6 +9,7 @@ import (
 	"github.com/kvserver/kvserver/command"
 	"github.com/kvserver/kvserver/hashval"
 	"github.com/kvserver/kvserver/keyspace"
+	"github.com/kvserver/kvserver/listval"
 	"github.com/kvserver/kvserver/object"
 	"github.com/kvserver/kvserver/setval"
 )
@@ -49,7 +50,7 @@ var expireMark = []byte("!!expire!!")
 // objectDigest is Redis's xorObjectDigest for record h: its type (object.Type numbers are
 // Redis's OBJ_* ones), its value, and its TTL. A string is mixed in (an integer as its decimal
 // string); a set xors in each member's SHA-1 (an intset's members as decimal strings), so its
-// order does not matter; a hash xors in, for each field, the SHA-1 of the field and value mixed
+// order does not matter; a list mixes in each element in order; a hash xors in, for each field, the SHA-1 of the field and value mixed
 // into a zero digest.
 func objectDigest(d *digest, a *alloc.Arena, h alloc.Handle, scratch []byte) {
 	var aux [8]byte
@@ -70,6 +71,11 @@ func objectDigest(d *digest, a *alloc.Arena, h alloc.Handle, scratch []byte) {
 			e.mix(f)
 			e.mix(v)
 			d.xor(e[:])
+			return true
+		})
+	case object.TypeList:
+		listval.Each(a, h, scratch, func(e []byte) bool {
+			d.mix(e)
 			return true
 		})
 	}

@@ -10,12 +10,15 @@ import (
 	"github.com/kvserver/kvserver/alloc"
 	"github.com/kvserver/kvserver/hashval"
 	"github.com/kvserver/kvserver/keyspace"
+	"github.com/kvserver/kvserver/listpack"
+	"github.com/kvserver/kvserver/listval"
 	"github.com/kvserver/kvserver/object"
 	"github.com/kvserver/kvserver/rdb"
 	"github.com/kvserver/kvserver/setval"
 )
 
-// addCollection stores a hash (pairs) or set (members) as HSET and SADD would build it.
+// addCollection stores a hash (pairs), set (members) or list (elements) as HSET, SADD and
+// RPUSH would build it.
 func (wd *world) addCollection(t *testing.T, typ object.Type, key string, elems ...string) {
 	t.Helper()
 	sh := wd.ks.Shard(wd.ks.ShardFor([]byte(key)))
@@ -24,7 +27,15 @@ func (wd *world) addCollection(t *testing.T, typ object.Type, key string, elems 
 	a := sh.Arena()
 	var h alloc.Handle
 	var err error
-	if typ == object.TypeHash {
+	if typ == object.TypeList {
+		if h, err = listval.New(a, []byte(key), 0); err == nil {
+			for _, e := range elems {
+				if err = listval.PushTail(a, h, []byte(e)); err != nil {
+					break
+				}
+			}
+		}
+	} else if typ == object.TypeHash {
 		if h, err = hashval.New(a, []byte(key), 0); err == nil {
 			for i := 0; i < len(elems) && err == nil; i += 2 {
 				_, err = hashval.Set(a, h, []byte(elems[i]), []byte(elems[i+1]))
@@ -65,6 +76,14 @@ func (wd *world) describeKey(key string) string {
 		hashval.Each(a, h, nil, func(f, v []byte) bool { elems = append(elems, string(f)+"="+string(v)); return true })
 	case object.TypeSet:
 		setval.Each(a, h, nil, func(m []byte) bool { elems = append(elems, string(m)); return true })
+	case object.TypeList: // in order, and the node shapes
+		listval.Each(a, h, nil, func(e []byte) bool { elems = append(elems, string(e)); return true })
+		var shape []string
+		listval.Nodes(a, h, func(lp []byte, plain bool) bool {
+			shape = append(shape, fmt.Sprint(listpack.Len(lp), plain))
+			return true
+		})
+		return enc.Name() + " " + strings.Join(elems, ",") + " " + strings.Join(shape, "|")
 	}
 	slices.Sort(elems)
 	return enc.Name() + " " + strings.Join(elems, ",")
@@ -215,5 +234,109 @@ func TestRestoreExpiredHashSet(t *testing.T) {
 	}
 	if used := wd.arenaUsed(); used != base {
 		t.Errorf("%d bytes left allocated", used-base)
+	}
+}
+
+// DUMP then RESTORE of lists of both encodings (with plain nodes) gives the same elements, nodes
+// and encoding; the payload is type 18.
+func TestDumpRestoreList(t *testing.T) {
+	wd := newWorld(t)
+	c := wd.conn(t)
+	big := strings.Repeat("p", 9000)
+	wd.addCollection(t, object.TypeList, "l:lp", "a", "1", "", "-7")
+	wd.addCollection(t, object.TypeList, "l:ql", seq("element-", 2000, false)...)
+	wd.addCollection(t, object.TypeList, "l:plain", "a", big, "b")
+	for _, key := range []string{"l:lp", "l:ql", "l:plain"} {
+		p, err := strconv.Unquote(c.do("DUMP " + key))
+		if err != nil || p[0] != rdb.TypeListQuicklist2 {
+			t.Fatalf("DUMP %s: type %d, %v", key, p[0], err)
+		}
+		if r := c.doArgs("RESTORE", "copy:"+key, "0", p); r != "OK" {
+			t.Fatalf("RESTORE %s: %s", key, r)
+		}
+		if got, want := wd.describeKey("copy:"+key), wd.describeKey(key); got != want {
+			t.Errorf("%s: restored %.80s, want %.80s", key, got, want)
+		}
+		if r := c.doArgs("RESTORE", "copy:"+key, "100000", p, "REPLACE"); r != "OK" || c.do("PTTL copy:"+key) != "(integer) 100000" {
+			t.Errorf("RESTORE REPLACE with TTL: %s", r)
+		}
+	}
+	if got := wd.describeKey("copy:l:plain"); !strings.HasPrefix(got, "quicklist ") || !strings.Contains(got, "1 true") {
+		t.Errorf("plain node lost: %.60s", got)
+	}
+}
+
+// Lists in payloads as Redis writes or once wrote them take Redis 7.2's encoding; bad ones are
+// refused with nothing left behind.
+func TestRestoreListPayloads(t *testing.T) {
+	wd := newWorld(t)
+	c := wd.conn(t)
+	lp := func(elems ...string) []byte {
+		b := listpack.NewSlice(0)
+		for _, e := range elems {
+			b, _ = listpack.AppendSlice(b, []byte(e))
+		}
+		return b
+	}
+	nodes := func(parts ...[]byte) string {
+		b := rdb.AppendDumpHead(nil, rdb.TypeListQuicklist2, uint64(len(parts)))
+		for _, p := range parts {
+			if len(p) > 0 && p[0] == 'P' {
+				b = rdb.AppendListNode(b, p, true, true)
+			} else {
+				b = rdb.AppendListNode(b, p, false, true)
+			}
+		}
+		return string(rdb.FinishDump(b))
+	}
+	linked := func(n uint64, elems ...string) string {
+		b := rdb.AppendDumpHead(nil, rdb.TypeList, n)
+		for _, e := range elems {
+			b = rdb.AppendElement(b, []byte(e), true)
+		}
+		return string(rdb.FinishDump(b))
+	}
+	good := []struct{ payload, want string }{
+		{nodes(lp("a", "b")), "listpack a,b 2 false"},
+		{nodes(lp("a"), lp("b")), "quicklist a,b 1 false|1 false"},
+		{nodes(lp(), lp("a"), lp()), "listpack a 1 false"},
+		{linked(2, "x", "1"), "listpack x,1 2 false"},
+	}
+	for i, tc := range good {
+		key := fmt.Sprint("k", i)
+		if r := c.doArgs("RESTORE", key, "0", tc.payload); r != "OK" {
+			t.Fatalf("%d: %s", i, r)
+		}
+		if got := wd.describeKey(key); got != tc.want {
+			t.Errorf("%d: %s, want %s", i, got, tc.want)
+		}
+	}
+	c.do("SET old v")
+	base := wd.arenaUsed()
+	badLP := lp("a", "b")
+	badLP[4] = 3 // the header's count
+	bad := map[string]string{
+		"no element":   nodes(lp(), lp()),
+		"zero nodes":   nodes(),
+		"bad listpack": nodes(lp("a"), badLP),
+		"empty plain":  string(rdb.FinishDump(rdb.AppendListNode(rdb.AppendDumpHead(nil, rdb.TypeListQuicklist2, 1), nil, true, true))),
+		"short linked": linked(3, "a", "b"),
+		"missing node": string(rdb.FinishDump(rdb.AppendListNode(rdb.AppendDumpHead(nil, rdb.TypeListQuicklist2, 2), lp(seq("x", 100, false)...), false, true))),
+	}
+	for name, p := range bad {
+		for _, key := range []string{"new", "old"} {
+			if r := c.doArgs("RESTORE", key, "0", p, "REPLACE"); r != "(error) ERR Bad data format" {
+				t.Errorf("%s: %s", name, r)
+			}
+		}
+		if got := wd.describeKey("new"); got != "none" {
+			t.Errorf("%s: new key %s", name, got)
+		}
+		if got := wd.describeKey("old"); got != "string v" {
+			t.Errorf("%s: old key %s", name, got)
+		}
+		if used := wd.arenaUsed(); used != base {
+			t.Errorf("%s: %d bytes left allocated", name, used-base)
+		}
 	}
 }
