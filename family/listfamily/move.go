@@ -25,8 +25,8 @@ func lmoveCommand(ctx *command.Ctx) {
 func rpoplpushCommand(ctx *command.Ctx) { lmoveGeneric(ctx, true, false) }
 
 // blmoveCommand: BLMOVE source destination LEFT|RIGHT LEFT|RIGHT timeout — LMOVE, or blocks
-// until source holds a list (a null array when the time runs out, RESP2 *-1, as Redis 7.2;
-// a null bulk where it cannot block, inside MULTI).
+// until source holds a list (a null array when the time runs out, as every list command in
+// Redis 7.2; a null bulk at once where it cannot block, inside MULTI).
 func blmoveCommand(ctx *command.Ctx) {
 	from, ok1 := parseWhere(ctx.Args.Arg(3))
 	to, ok2 := parseWhere(ctx.Args.Arg(4))
@@ -54,12 +54,8 @@ func blmoveGeneric(ctx *command.Ctx, from, to bool, timeoutIdx int) {
 	switch {
 	case err != nil:
 		ctx.W.Error(err.Error())
-	case (!found || listval.Len(sh.Arena(), rec) == 0) && !ctx.CanBlock():
-		ctx.W.Null() // Redis's deny_blocking answer here is a null bulk…
 	case !found || listval.Len(sh.Arena(), rec) == 0:
-		// …but its timeout answer a null array, as for every list command
-		// (replyToBlockedClientTimedOut: BLOCKED_LIST → addReplyNullArray).
-		ctx.Block(object.TypeList, deadline, command.TimeoutNullArray, src)
+		ctx.Block(object.TypeList, deadline, command.TimeoutNullBulk, src)
 	default:
 		lmoveGeneric(ctx, from, to)
 	}
