@@ -103,7 +103,7 @@ func popOneQuicklist(a *alloc.Arena, rec, root alloc.Handle, tail bool, scratch 
 		scratch = make([]byte, 0, maxIntLen)
 	}
 	fn(elemString(s, v, isInt, scratch))
-	if err := q.DeleteRange(a, i, 1); err != nil {
+	if err := q.DeleteRangeNoMerge(a, i, 1); err != nil {
 		return 0, object.ErrOOM
 	}
 	if shrink && q.Len(a) > 0 && q.Nodes(a) == 1 {
@@ -128,7 +128,7 @@ func deleteRange(a *alloc.Arena, rec alloc.Handle, from, n int) error {
 		setListpackRoot(a, rec, root, nl)
 		return nil
 	}
-	if err := quicklist.FromHandle(root).DeleteRange(a, from, n); err != nil {
+	if err := quicklist.FromHandle(root).DeleteRangeNoMerge(a, from, n); err != nil {
 		return object.ErrOOM
 	}
 	return nil

@@ -29,7 +29,8 @@
 // Simpler than Redis: after an insert that had to split a node, the new node is merged with its
 // neighbours when the merged listpack would be allowed (as _quicklistMergeNodes does for its
 // centre); after DeleteRange the node at each end of the removed range is merged with its
-// neighbour when allowed (Redis does not merge after deletes). No node is ever empty.
+// neighbour when allowed (Redis does not merge after deletes: DeleteRangeNoMerge, RemoveEqual
+// and the pops do as Redis, and are what the list commands use). No node is ever empty.
 //
 // # Validity
 //

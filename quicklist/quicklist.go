@@ -567,6 +567,17 @@ func (l List) Replace(a *alloc.Arena, i int, s []byte) (bool, error) {
 // DeleteRange removes n elements from index start (negative counts from the tail); a range
 // past the end is clipped. The nodes at the cut are merged with their neighbours when allowed.
 func (l List) DeleteRange(a *alloc.Arena, start, n int) error {
+	return l.deleteRange(a, start, n, true)
+}
+
+// DeleteRangeNoMerge is DeleteRange leaving the nodes as the cut left them, as Redis's
+// quicklistDelRange and quicklistDelIndex do: the list commands use it, so that a list has the
+// nodes Redis's would, and becomes a listpack again (one node left) at Redis's points.
+func (l List) DeleteRangeNoMerge(a *alloc.Arena, start, n int) error {
+	return l.deleteRange(a, start, n, false)
+}
+
+func (l List) deleteRange(a *alloc.Arena, start, n int, merge bool) error {
 	defer l.check(a)
 	length := l.Len(a)
 	if start < 0 {
@@ -603,6 +614,9 @@ func (l List) DeleteRange(a *alloc.Arena, start, n int) error {
 		n -= k
 		j = 0
 		h = next
+	}
+	if !merge {
+		return nil
 	}
 	if before != 0 {
 		l.mergeAround(a, before)
