@@ -7,8 +7,9 @@
 # shared and noisy: only medians of the rounds and kvserver/Redis ratios of those medians from
 # the same run are reported. Servers are restarted wherever state would leak between rounds.
 # Prints a Markdown table and writes it, with the machine, versions and commands, to
-# BENCHMARKS.md, the bytes-per-key chart to bench/bytes-per-key.svg and the bytes-per-element
-# chart of hashes and sets to bench/bytes-per-element.svg.
+# BENCHMARKS.md, the bytes-per-key chart to bench/bytes-per-key.svg, the bytes-per-element
+# chart of hashes and sets to bench/bytes-per-element.svg and that of lists to
+# bench/bytes-per-element-lists.svg.
 #
 #   1  throughput: redis-benchmark SET and GET at -P 1 and -P 16, PING_MBULK (every GET hits)
 #   2  bytes per key: 1,000,000 SETs of 18-byte keys and 85-byte values via redis-cli --pipe
@@ -28,23 +29,33 @@
 #      integers; ops per server CPU-second of redis-benchmark -t hset,sadd,spop -P 16, and of
 #      HGET, SISMEMBER (loaded keys, every lookup a hit) and HGETALL of a 1,000-field hash;
 #      memory in 3 rounds (HS_MEM_ROUNDS), drawn by bench/chart -bars
+#   9  lists and blocked clients (issue 21): used_memory and RSS delta per element of one list
+#      of 1,000,000 16-byte elements and per list of 100,000 lists of 10 (3 rounds, L_MEM_ROUNDS;
+#      drawn by bench/chart -bars); ops per server CPU-second of redis-benchmark -t
+#      lpush,rpush,lpop,rpop -P 16 and of its LRANGE_100/300/500/600 command lines; RSS and
+#      used_memory per client of 10,000 clients blocked in BLPOP on distinct keys, over idle
+#      connections and over the empty server, and the latency from an LPUSH to the blocked
+#      client's reply (bench/blocked); a fresh server per round for the blocked clients
 #
 # Environment (defaults in parentheses; QUICK=1 lowers the counts for a ~2-minute smoke test):
 #   ROUNDS (5)            rounds per measurement; figures that count need at least 5
-#   ONLY ("1 2 3 4 5 6 7 8") which measurements to run
+#   ONLY ("1 2 3 4 5 6 7 8 9") which measurements to run
 #   KVSERVER (build it)   run this binary as the kvserver side, e.g. /usr/bin/redis-server to
 #                         check the script itself
 #   OUT (BENCHMARKS.md)   report path; CHART (bench/bytes-per-key.svg) chart path
 #   CHART8 (bench/bytes-per-element.svg) the chart of measurement 8's memory per element
+#   CHART9 (bench/bytes-per-element-lists.svg) the chart of measurement 9's memory per element
 #   KEEP=1                keep the work directory (server logs, raw results) in /tmp
+#   L_PARTS ("a b c")     the parts of measurement 9: a list memory, b list speed, c blocked
+#                         clients (memory and wake-up latency); L_PARTS=b repeats the speed rows
 #   SERVER_ARGS ("")      more directives for both servers, e.g. "--maxmemory 8gb
 #                         --maxmemory-policy allkeys-lru": the memory limit set but not reached
 # and the counts below (TP_N1, TP_N16, MEM_KEYS, IDLE_CONNS, LAT_RATE, P_ROUNDS, SAVE_KEYS,
-# PS_SUBS, PS_MSGS, PS_IDLE, HS_FIELDS, HS_N, …).
+# PS_SUBS, PS_MSGS, PS_IDLE, HS_FIELDS, HS_N, L_ELEMS, L_N, L_BLOCKED, L_WAKE_ROUNDS, …).
 set -euo pipefail
 
 # How the run was asked for, before the defaults below fill the variables in.
-RUN_LINE="$(for v in QUICK ROUNDS ONLY KVSERVER SERVER_ARGS; do [ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"; done)bench/run.sh"
+RUN_LINE="$(for v in QUICK ROUNDS ONLY L_PARTS KVSERVER SERVER_ARGS; do [ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"; done)bench/run.sh"
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 GO=${GO:-go}
@@ -57,9 +68,11 @@ if [ "$QUICK" = 1 ]; then
   : "${PS_MSGS:=1000}" "${PS_IDLE:=2000}"
   : "${HS_FIELDS:=100000}" "${HS_HASHES:=10000}" "${HS_MEMBERS:=100000}" "${HS_INTSETS:=200}"
   : "${HS_KEYS:=20000}" "${HS_N:=200000}" "${HS_HGETALL_N:=2000}"
+  : "${L_ELEMS:=100000}" "${L_LISTS:=10000}" "${L_N:=100000}" "${L_LRANGE_SCALE:=5}"
+  : "${L_BLOCKED:=2000}" "${L_WAKE_ROUNDS:=2000}"
 fi
 ROUNDS=${ROUNDS:-5}
-ONLY=${ONLY:-1 2 3 4 5 6 7 8}
+ONLY=${ONLY:-1 2 3 4 5 6 7 8 9}
 SERVER_ARGS=${SERVER_ARGS:-}
 TP_N1=${TP_N1:-300000}          # requests per redis-benchmark run at -P 1 (a few seconds each)
 TP_N16=${TP_N16:-2000000}       # … and at -P 16
@@ -104,10 +117,19 @@ HS_MEM_ROUNDS=${HS_MEM_ROUNDS:-$((ROUNDS < 3 ? ROUNDS : 3))} # rounds of 8a: its
 HS_KEYS=${HS_KEYS:-100000}      # 8b: hashes hs:%012d and members of bigset (member:%012d) loaded
 HS_N=${HS_N:-500000}            # requests per -P 16 run of HSET, SADD, SPOP, HGET, SISMEMBER …
 HS_HGETALL_N=${HS_HGETALL_N:-5000} # … and of HGETALL of a 1,000-field hash
+L_ELEMS=${L_ELEMS:-1000000}     # 9a: elements of the one big list (element:%08d, 16 bytes) …
+L_LISTS=${L_LISTS:-100000}      # … lists ls:<i> of 10 elements of 16 bytes
+L_MEM_ROUNDS=${L_MEM_ROUNDS:-$((ROUNDS < 3 ? ROUNDS : 3))} # rounds of 9a: used_memory is the same every round
+L_N=${L_N:-1000000}             # 9b: requests per -P 16 run of LPUSH, RPUSH, LPOP, RPOP …
+L_LRANGE_SCALE=${L_LRANGE_SCALE:-1} # … and of LRANGE_100/300/500/600 100,000, 40,000, 20,000, 20,000 ÷ this
+L_BLOCKED=${L_BLOCKED:-10000}   # 9c: clients blocked in BLPOP, each on its own key
+L_WAKE_ROUNDS=${L_WAKE_ROUNDS:-20000} # 9d: LPUSH → BLPOP reply rounds per run
+L_PARTS=${L_PARTS:-a b c}       # parts of 9 to run: a memory, b speed, c blocked clients and wake-up
 VALUE=85                        # value size of items 1, 2, 4 and 6
 OUT=${OUT:-$ROOT/BENCHMARKS.md}
 CHART=${CHART:-$ROOT/bench/bytes-per-key.svg}
 CHART8=${CHART8:-$ROOT/bench/bytes-per-element.svg}
+CHART9=${CHART9:-$ROOT/bench/bytes-per-element-lists.svg}
 TICKS=$(getconf CLK_TCK)
 
 WORK=$(mktemp -d /tmp/kvbench.XXXXXX)
@@ -673,10 +695,11 @@ gen_load() {
     { echo "$(grep -o -m 1 -E "(ERR|WRONGTYPE)[^']*('[^']*')?" <<<"$out" | head -n 1) — $(tail -n 1 <<<"$out")" >&2; return 1; }
 }
 
-# hs_memory_round (8a) loads one shape into a fresh server and records the used_memory and RSS
-# deltas per element, after checking the count the shape's command answers.
+# hs_memory_round (8a, 9a) loads one shape into a fresh server and records the used_memory and
+# RSS deltas per element under <prefix>_<id> (prefix hs unless given), after checking the count
+# the shape's command answers.
 hs_memory_round() {
-  local side=$1 spec=$2 r=$3 id args elems el label check cmds want port pid u0 r0 u1 r1 got
+  local side=$1 spec=$2 r=$3 prefix=${4:-hs} id args elems el label check cmds want port pid u0 r0 u1 r1 got
   IFS='|' read -r id args elems el label check <<<"$spec"
   start_server "$side"
   port=${PORT[$side]} pid=${PID[$side]}
@@ -702,8 +725,8 @@ hs_memory_round() {
   want=$([ "$id" = intset ] && echo 500 || echo "$cmds")
   [ "$got" = "$want" ] || { echo "${NAME[$side]}: $check answered '$got' after loading $label, not $want" >&2; return 1; }
   # Two decimals: the per-integer target, 4.2, needs the second.
-  record "hs_${id}_used" "$side" "$r" "$(per_key "$u0" "$u1" "$elems" 2)"
-  record "hs_${id}_rss" "$side" "$r" "$(per_key "$r0" "$r1" "$elems" 2)"
+  record "${prefix}_${id}_used" "$side" "$r" "$(per_key "$u0" "$u1" "$elems" 2)"
+  record "${prefix}_${id}_rss" "$side" "$r" "$(per_key "$r0" "$r1" "$elems" 2)"
   say "  ${NAME[$side]}, $label: $(per_key "$u0" "$u1" "$elems" 2) used_memory, $(per_key "$r0" "$r1" "$elems" 2) RSS bytes per $el"
 }
 
@@ -724,21 +747,22 @@ hs_load() {
 }
 
 # hs_custom_one runs redis-benchmark with a command line of its own at -P 16 against a running
-# server and records ops/s and ops per server CPU-second under hs_<id>; with -r it checks that
-# no lookup missed (keyspace_misses unchanged).
+# server and records ops/s and ops per server CPU-second under <id>_ops and <id>_cpu (8b: id
+# hs_<name>); with -r it checks that no lookup missed (keyspace_misses unchanged).
 hs_custom_one() {
-  local side=$1 id=$2 n=$3 r=$4 m0 m1 t0 t1 csv rps cpu
+  local side=$1 id=$2 n=$3 r=$4 m0 m1 t0 t1 csv rps cpu rand=()
   shift 4
+  [[ $* != *__rand_int__* ]] || rand=(-r "$HS_KEYS")
   m0=$(info_field "${PORT[$side]}" stats keyspace_misses)
   t0=$(cpu_ticks "${PID[$side]}")
-  csv=$(timeout 600 redis-benchmark -p "${PORT[$side]}" -c 50 -n "$n" -P 16 -r "$HS_KEYS" --csv "$@" | sed -n 2p | tr -d '"')
+  csv=$(timeout 600 redis-benchmark -p "${PORT[$side]}" -c 50 -n "$n" -P 16 "${rand[@]}" --csv "$@" | sed -n 2p | tr -d '"')
   t1=$(cpu_ticks "${PID[$side]}")
   m1=$(info_field "${PORT[$side]}" stats keyspace_misses)
   [ "$m0" = "$m1" ] || { echo "${NAME[$side]}: $((m1 - m0)) lookups of $* missed" >&2; return 1; }
   IFS=, read -r _ rps _ <<<"$csv"
   cpu=$(awk -v n="$n" -v t="$TICKS" -v d="$((t1 - t0))" 'BEGIN { if (d <= 0) exit 1; printf "%.0f", n * t / d }')
-  record "hs_${id}_ops" "$side" "$r" "$rps"
-  record "hs_${id}_cpu" "$side" "$r" "$cpu"
+  record "${id}_ops" "$side" "$r" "$rps"
+  record "${id}_cpu" "$side" "$r" "$cpu"
   say "  $* -P 16 ${NAME[$side]}: $rps ops/s, $cpu ops/CPU-s"
 }
 
@@ -767,7 +791,7 @@ measure_hashes_sets() {
   done
   for spec in "${HS_CUSTOM[@]}"; do
     IFS='|' read -r id n cmd <<<"$spec"
-    note_cmd "redis-benchmark -p \$PORT -c 50 -n $n -P 16 -r $HS_KEYS --csv $cmd"
+    note_cmd "redis-benchmark -p \$PORT -c 50 -n $n -P 16$([[ $cmd != *__rand_int__* ]] || echo " -r $HS_KEYS") --csv $cmd"
   done
   for side in "${SIDES[@]}"; do hs_load "$side"; done
   for r in $(seq "$ROUNDS"); do
@@ -783,12 +807,161 @@ measure_hashes_sets() {
       for side in "${SIDES[@]}"; do
         [ -n "${PID[$side]:-}" ] || continue
         # shellcheck disable=SC2086 # cmd is a command line
-        attempt "$cmd -P 16, ${NAME[$side]}, round $r" hs_custom_one "$side" "$id" "$n" "$r" $cmd
+        attempt "$cmd -P 16, ${NAME[$side]}, round $r" hs_custom_one "$side" "hs_$id" "$n" "$r" $cmd
       done
     done
   done
   stop_server kv
   stop_server redis
+}
+
+# The shapes of 9a, as HS_SHAPES: metric id | respgen arguments | element count | element |
+# label | the command whose answer checks the load.
+l_shapes() {
+  L_SHAPES=(
+    "list1m|-cmd rpush -key biglist -prefix element: -width 8 -n $L_ELEMS|$L_ELEMS|element|one list of $(commas "$L_ELEMS") 16-byte elements element:%08d|LLEN biglist"
+    "list10|-cmd rpushn -prefix ls: -width 0 -elems 10 -value 16 -n $L_LISTS|$L_LISTS|list|$(commas "$L_LISTS") lists ls:<i> of 10 16-byte elements|DBSIZE"
+  )
+}
+
+# The issue's targets for kvserver's used_memory per element of 9a's shapes (none for list10).
+declare -A L_TARGET=([list1m]=18.2)
+L_TESTS=(lpush rpush lpop rpop)
+# LRANGE_<n>: redis-benchmark's own command line for -t lrange_<n> (LRANGE mylist 0 <n-1>, but
+# 0 499 for lrange_500), run as a custom command so that the server's CPU time does not include
+# the LPUSH of n elements that -t lrange_<n> runs first; requests per run before L_LRANGE_SCALE.
+L_LRANGE=("100|100000|LRANGE mylist 0 99" "300|40000|LRANGE mylist 0 299" "500|20000|LRANGE mylist 0 499" "600|20000|LRANGE mylist 0 599")
+L_FILL=1000 # elements redis-benchmark -t lpush leaves in mylist for the LRANGE runs
+
+# l_load (9b) starts side's server and fills mylist with L_FILL elements of VALUE bytes through
+# redis-benchmark's own LPUSH. A side that fails is left stopped and noted.
+l_load() {
+  local side=$1
+  if ! { start_server "$side" &&
+    timeout 600 redis-benchmark -p "${PORT[$side]}" -c 1 -n "$L_FILL" -d "$VALUE" -t lpush -q >/dev/null &&
+    l_check_fill "$side"; } 2>"$WORK/start.err"; then
+    cat "$WORK/start.err" >&2
+    failed "${NAME[$side]}: start and fill mylist for the list speed runs" "$WORK/start.err"
+    stop_server "$side"
+  fi
+}
+
+# l_check_fill fails unless mylist holds L_FILL elements: the LRANGE runs read its first 600,
+# and every round's pops take exactly what its pushes added.
+l_check_fill() {
+  local n
+  n=$(timeout 30 redis-cli -p "${PORT[$1]}" LLEN mylist)
+  [ "$n" = "$L_FILL" ] || { echo "${NAME[$1]}: LLEN mylist is '$n', not $L_FILL" >&2; return 1; }
+}
+
+# blocked_round (9c) runs bench/blocked -mode idle, then -mode blocked, each against a fresh
+# server, and records RSS and used_memory per connection over the empty server for both, and
+# the blocked clients' over the idle connections' of the same round.
+blocked_round() {
+  local side=$1 r=$2 mode out
+  local -A rss used
+  for mode in idle blocked; do
+    start_server "$side"
+    sleep 0.5
+    out=$(timeout 900 "$HELPERS/blocked" -mode "$mode" -addr "127.0.0.1:${PORT[$side]}" -pid "${PID[$side]}" \
+      -n "$L_BLOCKED" -settle "${CONN_SETTLE}s")
+    stop_server "$side"
+    rss[$mode]=$(field rss_per_conn "$out") used[$mode]=$(field used_per_conn "$out")
+    record "l_rss_${mode}_per_conn" "$side" "$r" "${rss[$mode]}"
+    record "l_used_${mode}_per_conn" "$side" "$r" "${used[$mode]}"
+    say "  ${NAME[$side]}: $out"
+  done
+  record l_rss_blocked_over_idle "$side" "$r" "$((rss[blocked] - rss[idle]))"
+  record l_used_blocked_over_idle "$side" "$r" "$((used[blocked] - used[idle]))"
+}
+
+# wake_round (9d) starts a fresh server, runs bench/blocked -mode wake against it and records
+# the LPUSH → BLPOP reply latency percentiles.
+wake_round() {
+  local side=$1 r=$2 out f
+  start_server "$side"
+  out=$(timeout 900 "$HELPERS/blocked" -mode wake -addr "127.0.0.1:${PORT[$side]}" -rounds "$L_WAKE_ROUNDS")
+  stop_server "$side"
+  for f in wake_p50_us wake_p99_us wake_p999_us lpush_p50_us; do
+    record "l_$f" "$side" "$r" "$(field "$f" "$out")"
+  done
+  say "  ${NAME[$side]}: $out"
+}
+
+# measure_lists runs the parts of measurement 9 that L_PARTS names.
+measure_lists() {
+  l_shapes
+  [[ " $L_PARTS " != *" a "* ]] || measure_lists_memory
+  [[ " $L_PARTS " != *" b "* ]] || measure_lists_speed
+  [[ " $L_PARTS " != *" c "* ]] || measure_lists_blocked
+}
+
+measure_lists_memory() {
+  local r side spec
+  say "9a. lists: used_memory and RSS per element, a fresh server per shape and round, $L_MEM_ROUNDS rounds"
+  note_cmd "redis-cli -p \$PORT MEMORY PURGE; sleep $HS_SETTLE; redis-cli -p \$PORT INFO memory   # 9a: used_memory before and after loading a shape, VmRSS from /proc/PID/status; then LLEN or DBSIZE checked"
+  for r in $(seq "$L_MEM_ROUNDS"); do
+    say "round $r/$L_MEM_ROUNDS"
+    for spec in "${L_SHAPES[@]}"; do
+      for side in "${SIDES[@]}"; do
+        attempt "$(cut -d'|' -f5 <<<"$spec"), ${NAME[$side]}, round $r" hs_memory_round "$side" "$spec" "$r" l
+      done
+    done
+  done
+}
+
+measure_lists_speed() {
+  local r side spec id n cmd test
+  say "9b. lists: speed at -P 16"
+  note_cmd "redis-benchmark -p \$PORT -c 1 -n $L_FILL -d $VALUE -t lpush -q   # 9b: fills mylist once, before the rounds; LLEN mylist checked before each round's LRANGE runs"
+  for test in "${L_TESTS[@]}"; do
+    note_cmd "redis-benchmark -p \$PORT -c 50 -d $VALUE -r $TP_KEYS -n $L_N -P 16 -t $test --csv"
+  done
+  for spec in "${L_LRANGE[@]}"; do
+    IFS='|' read -r id n cmd <<<"$spec"
+    note_cmd "redis-benchmark -p \$PORT -c 50 -n $((n / L_LRANGE_SCALE)) -P 16 --csv $cmd"
+  done
+  for side in "${SIDES[@]}"; do l_load "$side"; done
+  for r in $(seq "$ROUNDS"); do
+    say "round $r/$ROUNDS"
+    for test in "${L_TESTS[@]}"; do # pushes of n at each end, then pops of n at each end
+      for side in "${SIDES[@]}"; do
+        [ -n "${PID[$side]:-}" ] || continue
+        attempt "${test^^} -P 16, ${NAME[$side]}, round $r" throughput_one "$side" "$test" 16 "$L_N" "$r"
+      done
+    done
+    for side in "${SIDES[@]}"; do
+      [ -n "${PID[$side]:-}" ] || continue
+      attempt "LLEN mylist before the LRANGE runs, ${NAME[$side]}, round $r" l_check_fill "$side"
+    done
+    for spec in "${L_LRANGE[@]}"; do
+      IFS='|' read -r id n cmd <<<"$spec"
+      for side in "${SIDES[@]}"; do
+        [ -n "${PID[$side]:-}" ] || continue
+        # shellcheck disable=SC2086 # cmd is a command line
+        attempt "LRANGE_$id -P 16, ${NAME[$side]}, round $r" hs_custom_one "$side" "l_lrange_$id" "$((n / L_LRANGE_SCALE))" "$r" $cmd
+      done
+    done
+  done
+  stop_server kv
+  stop_server redis
+}
+
+measure_lists_blocked() {
+  local r side
+  say "9c, 9d. blocked clients: $(commas "$L_BLOCKED") in BLPOP on distinct keys; LPUSH → BLPOP reply latency"
+  note_cmd "$HELPERS/blocked -mode idle -addr 127.0.0.1:\$PORT -pid \$PID -n $L_BLOCKED -settle ${CONN_SETTLE}s"
+  note_cmd "$HELPERS/blocked -mode blocked -addr 127.0.0.1:\$PORT -pid \$PID -n $L_BLOCKED -settle ${CONN_SETTLE}s"
+  note_cmd "$HELPERS/blocked -mode wake -addr 127.0.0.1:\$PORT -rounds $L_WAKE_ROUNDS"
+  for r in $(seq "$ROUNDS"); do
+    say "round $r/$ROUNDS"
+    for side in "${SIDES[@]}"; do
+      attempt "$(commas "$L_BLOCKED") clients blocked in BLPOP, ${NAME[$side]}, round $r" blocked_round "$side" "$r"
+    done
+    for side in "${SIDES[@]}"; do
+      attempt "LPUSH to a client blocked in BLPOP, ${NAME[$side]}, round $r" wake_round "$side" "$r"
+    done
+  done
 }
 
 # ---- report --------------------------------------------------------------------------------
@@ -809,9 +982,11 @@ fmt_num() {
     print (x < 0 ? "-" : "") s out }'
 }
 
+# ratio prints a / b, or — when either is missing or a ratio would mean nothing (a < 0, b ≤ 0:
+# the differences of 9c may be negative).
 ratio() {
   if [ -z "$1" ] || [ -z "$2" ]; then echo "—"; return; fi
-  awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "—"; else printf "%.2f\n", a / b }'
+  awk -v a="$1" -v b="$2" 'BEGIN { if (b <= 0 || a < 0) print "—"; else printf "%.2f\n", a / b }'
 }
 
 commas() { fmt_num int "$1"; }
@@ -886,6 +1061,32 @@ define_rows() {
     row "hs_${id}_ops" int "$label -P 16: ops/s"
     row "hs_${id}_cpu" int "$label -P 16: ops per server CPU-second (target ≥ 1.0× Redis)"
   done
+  l_shapes
+  for spec in "${L_SHAPES[@]}"; do
+    IFS='|' read -r id _ _ el label _ <<<"$spec"
+    row "l_${id}_used" f2 "${label^}: used_memory delta per $el${L_TARGET[$id]:+ (target for kvserver ≤ ${L_TARGET[$id]})}"
+    row "l_${id}_rss" f2 "${label^}: RSS delta per $el"
+  done
+  for test in "${L_TESTS[@]}"; do
+    row "tp_${test}_P16_ops" int "${test^^} -P 16 (redis-benchmark -t $test): ops/s"
+    row "tp_${test}_P16_cpu" int "${test^^} -P 16 (redis-benchmark -t $test): ops per server CPU-second (target ≥ 1.0× Redis)"
+  done
+  for spec in "${L_LRANGE[@]}"; do
+    IFS='|' read -r id _ label <<<"$spec"
+    row "l_lrange_${id}_ops" int "LRANGE_$id ($label) -P 16: ops/s"
+    row "l_lrange_${id}_cpu" int "LRANGE_$id ($label) -P 16: ops per server CPU-second (target ≥ 1.0× Redis)"
+  done
+  n=$(commas "$L_BLOCKED")
+  row l_rss_blocked_per_conn int "RSS per client blocked in BLPOP, over the empty server, bytes ($n clients on distinct keys; target for kvserver ≤ 1.5 KB)"
+  row l_rss_idle_per_conn int "RSS per idle connection after a PING, over the empty server, bytes ($n connections)"
+  row l_rss_blocked_over_idle int "RSS per client blocked in BLPOP minus RSS per idle connection, bytes"
+  row l_used_blocked_per_conn int "used_memory per client blocked in BLPOP, over the empty server, bytes"
+  row l_used_idle_per_conn int "used_memory per idle connection after a PING, over the empty server, bytes"
+  row l_used_blocked_over_idle int "used_memory per client blocked in BLPOP minus per idle connection, bytes"
+  row l_wake_p50_us f1 "LPUSH → reply of the client blocked in BLPOP on that key, p50, µs"
+  row l_wake_p99_us f1 "LPUSH → reply of the client blocked in BLPOP on that key, p99, µs"
+  row l_wake_p999_us f1 "LPUSH → reply of the client blocked in BLPOP on that key, p99.9, µs"
+  row l_lpush_p50_us f1 "LPUSH → its own reply, read after the blocked client's, p50, µs"
 }
 
 # side_median is median, plus the derived latency growth.
@@ -964,6 +1165,34 @@ draw_chart8() {
     -ylabel "% of Redis's used_memory; labels: bytes per element" >"$CHART8"
 }
 
+# chart9_tsv prints measurement 9's chart data: series, shape, median bytes per element, for the
+# shapes with a Redis used_memory figure.
+chart9_tsv() {
+  local spec id el name kind side v
+  l_shapes
+  for spec in "${L_SHAPES[@]}"; do
+    IFS='|' read -r id _ _ el _ _ <<<"$spec"
+    [ -n "$(median "l_${id}_used" redis)" ] || continue
+    case $id in
+      list1m) name="1 list of $(commas "$L_ELEMS") elements of 16 bytes, per element (target ${L_TARGET[$id]})" ;;
+      list10) name="$(commas "$L_LISTS") lists of 10 elements of 16 bytes, per list" ;;
+    esac
+    for kind in used rss; do
+      for side in "${SIDES[@]}"; do
+        v=$(median "l_${id}_$kind" "$side")
+        [ -z "$v" ] || printf '%s %s\t%s\t%s\n' "${NAME[$side]}" "$([ $kind = used ] && echo used_memory || echo RSS)" "$name" "$v"
+      done
+    done
+  done
+}
+
+# draw_chart9 draws measurement 9's memory per element into CHART9.
+draw_chart9() {
+  chart9_tsv | "$HELPERS/chart" -bars -ref "Redis used_memory" \
+    -title "Bytes per element of lists, as a percentage of Redis's used_memory" \
+    -ylabel "% of Redis's used_memory; labels: bytes" >"$CHART9"
+}
+
 # rounds_table lists every round's figure of the table's measurements.
 rounds_table() {
   local spec id f label side
@@ -980,16 +1209,17 @@ rounds_table() {
 }
 
 write_report() {
-  local elapsed=$1 t load_end chart_rel chart8_rel
+  local elapsed=$1 t load_end chart_rel chart8_rel chart9_rel
   load_end=$(cut -d' ' -f1-3 /proc/loadavg)
   chart_rel=$(realpath --relative-to="$(dirname "$OUT")" "$CHART")
   chart8_rel=$(realpath --relative-to="$(dirname "$OUT")" "$CHART8")
+  chart9_rel=$(realpath --relative-to="$(dirname "$OUT")" "$CHART9")
   t=$(table)
   {
     echo "# Benchmarks: kvserver beside Redis"
     echo
     echo "Written by \`make bench\` (\`bench/run.sh\`) on $(date -u '+%Y-%m-%d %H:%M UTC') in $((elapsed / 60)) min $((elapsed % 60)) s."
-    echo "$ROUNDS rounds$(grep -q '^p_' "$RESULTS" && echo " ($P_ROUNDS for persistence)")$(grep -q '^hs_.*_used' "$RESULTS" && echo " ($HS_MEM_ROUNDS for the memory of hashes and sets)"), kvserver then Redis in each, servers on loopback with persistence off and"
+    echo "$ROUNDS rounds$(grep -q '^p_' "$RESULTS" && echo " ($P_ROUNDS for persistence)")$(grep -q '^hs_.*_used' "$RESULTS" && echo " ($HS_MEM_ROUNDS for the memory of hashes and sets)")$(grep -q '^l_list.*_used' "$RESULTS" && echo " ($L_MEM_ROUNDS for the memory of lists)"), kvserver then Redis in each, servers on loopback with persistence off and"
     echo "\`--maxclients 20000\`. Every figure is the median of the rounds; the ratio is kvserver's median over"
     echo "Redis's from this same run. The machine is shared and noisy: compare ratios, not absolute figures"
     echo "across runs."
@@ -1026,6 +1256,23 @@ write_report() {
       echo "  SADD and SPOP are redis-benchmark's own tests (-d $VALUE -r $(commas "$TP_KEYS"), on its keys myhash and myset,"
       echo "  SPOP after SADD in each round); HGET and SISMEMBER read the loaded keys through __rand_int__ (-r"
       echo "  $(commas "$HS_KEYS"), keyspace_misses checked unchanged). $(commas "$HS_N") requests per run, $(commas "$HS_HGETALL_N") for HGETALL."
+    fi
+    if grep -q '^l_\|^tp_lpush' "$RESULTS"; then
+      echo "- Lists: each shape loaded into a fresh server by \`bench/respgen -cmd rpush|rpushn … | redis-cli --pipe\`"
+      echo "  (every command answered without an error, then LLEN or DBSIZE checked), used_memory and VmRSS"
+      echo "  deltas read as for hashes and sets (MEMORY PURGE, $HS_SETTLE s), $L_MEM_ROUNDS rounds. Redis 7.0.15 keeps a small list"
+      echo "  as a quicklist of one node; 7.2 and kvserver as one listpack. Speed: one server per side, \`mylist\`"
+      echo "  filled with $(commas "$L_FILL") elements by redis-benchmark's LPUSH, then in each round redis-benchmark -t lpush, rpush, lpop,"
+      echo "  rpop (-d $VALUE, $(commas "$L_N") requests each: the pops take what the pushes added; LLEN checked before the LRANGE runs)"
+      echo "  and its LRANGE_100/300/500/600 command lines (LRANGE mylist 0 99, 0 299, 0 499, 0 599) run as"
+      echo "  custom commands, so that the server's CPU time leaves out the LPUSH of -n elements -t lrange_<n>"
+      echo "  runs first. Blocked clients (\`bench/blocked\`, a fresh server each): $(commas "$L_BLOCKED") connections each sending"
+      echo "  BLPOP key:<i> 0 (INFO blocked_clients checked, no reply and no close checked, every client woken"
+      echo "  by an LPUSH afterwards and its reply checked), and as many idle connections after a PING; RSS and"
+      echo "  used_memory read ${CONN_SETTLE} s after the last client spoke, over the fresh server's; blocked minus idle"
+      echo "  from the same round. Wake-up: one client in BLPOP (blocked_clients polled to 1 first), another"
+      echo "  sends LPUSH; time from that write until the blocked client has read its reply, $(commas "$L_WAKE_ROUNDS") rounds"
+      echo "  per run, percentiles of each run, medians of the runs."
     fi
     if grep -q '^p_' "$RESULTS"; then
       echo "- Persistence ($P_ROUNDS rounds: each takes minutes): servers started with \`--dir \$DIR --dbfilename dump.rdb\`"
@@ -1072,6 +1319,16 @@ write_report() {
       echo "of magnitude, and labelled with its bytes per element; the targets are kvserver's used_memory."
       echo
       echo "![Bytes per element of hashes and sets]($chart8_rel)"
+    fi
+    if [ -f "$CHART9" ] && [ -n "$(chart9_tsv)" ]; then
+      echo
+      echo "## Bytes per element of lists"
+      echo
+      echo "The list shapes of the table, each loaded into a fresh server: used_memory and RSS deltas per"
+      echo "element of the big list and per list of the small ones (medians of $L_MEM_ROUNDS rounds), each bar drawn as"
+      echo "a percentage of Redis's used_memory for its shape and labelled with its bytes."
+      echo
+      echo "![Bytes per element of lists]($chart9_rel)"
     fi
     echo
     echo "## Machine"
@@ -1128,8 +1385,8 @@ for tool in redis-server redis-cli redis-benchmark; do
 done
 
 HELPERS=$WORK/bin
-say "building the helpers (bench/loadgen, conns, respgen, chart, persist, pubsub) into $HELPERS"
-$GO build -o "$HELPERS/" ./bench/loadgen ./bench/conns ./bench/respgen ./bench/chart ./bench/persist ./bench/pubsub
+say "building the helpers (bench/loadgen, conns, respgen, chart, persist, pubsub, blocked) into $HELPERS"
+$GO build -o "$HELPERS/" ./bench/loadgen ./bench/conns ./bench/respgen ./bench/chart ./bench/persist ./bench/pubsub ./bench/blocked
 KV_NOTE=
 if [ -n "${KVSERVER:-}" ]; then
   BIN[kv]=$(command -v "$KVSERVER")
@@ -1140,7 +1397,7 @@ else
   $GO build -o bin/kvserver ./cmd/kvserver
   BIN[kv]=$ROOT/bin/kvserver
   KV_VERSION="$(bin/kvserver --version 2>/dev/null | head -n 1), git $(git rev-parse --short HEAD)$(
-    [ -z "$(git status --porcelain -- . ':!BENCHMARKS.md' ':!bench/bytes-per-key.svg' ':!bench/bytes-per-element.svg' 2>/dev/null)" ] ||
+    [ -z "$(git status --porcelain -- . ':!BENCHMARKS.md' ':!bench/bytes-per-key.svg' ':!bench/bytes-per-element.svg' ':!bench/bytes-per-element-lists.svg' 2>/dev/null)" ] ||
       echo ' with uncommitted changes'), built by run.sh"
 fi
 BIN[redis]=$(command -v redis-server)
@@ -1165,18 +1422,20 @@ for m in $ONLY; do
     6) measure_persist ;;
     7) measure_pubsub ;;
     8) measure_hashes_sets ;;
+    9) measure_lists ;;
     *) echo "ONLY: unknown measurement $m" >&2; exit 2 ;;
   esac
 done
 
 define_rows
-mkdir -p "$(dirname "$OUT")" "$(dirname "$CHART")" "$(dirname "$CHART8")"
+mkdir -p "$(dirname "$OUT")" "$(dirname "$CHART")" "$(dirname "$CHART8")" "$(dirname "$CHART9")"
 if [ -n "$(chart_tsv)" ]; then
   chart_tsv | "$HELPERS/chart" -title "Bytes per key against value size ($(commas "$CHART_KEYS") keys of 16 bytes)" \
     -xlabel "value size, bytes" -ylabel "bytes per key" -xstep 64 >"$CHART"
 fi
 [ -z "$(chart8_tsv)" ] || draw_chart8
+[ -z "$(chart9_tsv)" ] || draw_chart9
 write_report "$(($(date +%s) - STARTED))"
-say "wrote $OUT$([ -f "$CHART" ] && echo ", $CHART")$([ -f "$CHART8" ] && [ -n "$(chart8_tsv)" ] && echo ", $CHART8")"
+say "wrote $OUT$([ -f "$CHART" ] && echo ", $CHART")$([ -f "$CHART8" ] && [ -n "$(chart8_tsv)" ] && echo ", $CHART8")$([ -f "$CHART9" ] && [ -n "$(chart9_tsv)" ] && echo ", $CHART9")"
 [ ! -s "$FAILURES" ] || { say "some measurements failed: see $OUT"; exit 1; }
 ABORTED=0

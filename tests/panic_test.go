@@ -36,8 +36,10 @@ func TestHandlerPanic(t *testing.T) {
 	if poisoned.Kind != '-' || !strings.Contains(poisoned.Str, "shard is unavailable") {
 		t.Fatalf("GET on the poisoned shard: %s", formatReply(poisoned, false))
 	}
+	// 256 keys: with the keys' shards chosen by a seeded hash, 64 missed the poisoned one of 16
+	// shards in 1.6% of runs.
 	served, refused := 0, 0
-	for i := range 64 {
+	for i := range 256 {
 		key := "other:" + string(rune('a'+i%26)) + strings.Repeat("x", i/26)
 		switch r := b.Do("SET", key, "1"); {
 		case r.Str == "OK":
@@ -52,7 +54,7 @@ func TestHandlerPanic(t *testing.T) {
 		}
 	}
 	if served == 0 || refused == 0 || refused > served {
-		t.Errorf("of 64 keys %d were served and %d refused: want most served, the poisoned shard's refused", served, refused)
+		t.Errorf("of 256 keys %d were served and %d refused: want most served, the poisoned shard's refused", served, refused)
 	}
 	info := b.Do("INFO", "stats").Str
 	for _, want := range []string{"command_panics:1\r\n", "poisoned_shards:1\r\n"} {

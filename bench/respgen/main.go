@@ -12,6 +12,8 @@
 //	hsetn   HSET name(i) f0 value f1 value … f<F-1> value, F = -fields: a hash per command
 //	sadd    SADD -key name(i): one member per command, all in one set
 //	saddint SADD name(i) i i+S i+2S … (M integers, M = -members, S = -stride; -stride 0 is -n)
+//	rpush   RPUSH -key name(i): one element per command, all in one list
+//	rpushn  RPUSH name(i) value value … (E values, E = -elems): a list per command
 //
 // With the defaults of saddint, -n 2000 -members 500 makes 2,000 sets of 500 integers up to
 // 999,999, each set holding one in every 2,000: all need 32-bit intset entries.
@@ -32,17 +34,18 @@ func main() {
 	prefix := flag.String("prefix", "key:", "key (or field, or member) prefix")
 	width := flag.Int("width", 12, "digits of the zero-padded number, 0 for none")
 	size := flag.Int("value", 85, "value size in bytes")
-	cmd := flag.String("cmd", "set", "set, hset, hsetn, sadd or saddint")
-	key := flag.String("key", "", "the one key of hset and sadd")
+	cmd := flag.String("cmd", "set", "set, hset, hsetn, sadd, saddint, rpush or rpushn")
+	key := flag.String("key", "", "the one key of hset, sadd and rpush")
 	fields := flag.Int("fields", 10, "fields per hash of hsetn")
 	members := flag.Int("members", 500, "integers per set of saddint")
 	stride := flag.Int("stride", 0, "step between a saddint set's integers (0: -n)")
+	elems := flag.Int("elems", 10, "elements per list of rpushn")
 	flag.Parse()
 	if last := len(strconv.Itoa(*start + *n - 1)); *width > 0 && last > *width {
 		fmt.Fprintf(os.Stderr, "respgen: numbers need %d digits, -width is %d\n", last, *width)
 		os.Exit(2)
 	}
-	if (*cmd == "hset" || *cmd == "sadd") && *key == "" {
+	if (*cmd == "hset" || *cmd == "sadd" || *cmd == "rpush") && *key == "" {
 		fmt.Fprintf(os.Stderr, "respgen: -cmd %s needs -key\n", *cmd)
 		os.Exit(2)
 	}
@@ -77,6 +80,18 @@ func main() {
 			b = appendName(b, *prefix, i, *width)
 			for m := range *members {
 				b = appendBulk(b, strconv.Itoa(i+m**stride))
+			}
+			return b
+		},
+		"rpush": func(b []byte, i int) []byte {
+			b = appendBulk(append(b, "*3\r\n$5\r\nRPUSH\r\n"...), *key)
+			return appendName(b, *prefix, i, *width)
+		},
+		"rpushn": func(b []byte, i int) []byte {
+			b = fmt.Appendf(b, "*%d\r\n$5\r\nRPUSH\r\n", 2+*elems)
+			b = appendName(b, *prefix, i, *width)
+			for range *elems {
+				b = appendBulk(b, value)
 			}
 			return b
 		},
