@@ -127,3 +127,71 @@ func TestInsertPivotShapes(t *testing.T) {
 		l.Free(a)
 	}
 }
+
+// TestReplaceShapes: LSET leaves the nodes Redis 7.2's quicklistReplaceEntry does, under
+// fill 3 (a large element is one over 8 KB).
+func TestReplaceShapes(t *testing.T) {
+	a := alloc.MustNewArena(1 << 30)
+	defer a.Close()
+	big := strings.Repeat("L", 9000)
+	shape := func(l List) string {
+		var parts []string
+		l.EachNode(a, func(lp []byte, plain bool) bool {
+			var es []string
+			for p := listpack.First(lp); p >= 0; p = listpack.Next(lp, p) {
+				s, _, _ := listpack.Get(lp, p)
+				if len(s) > 10 {
+					s = s[:1]
+				}
+				es = append(es, string(s))
+			}
+			mark := ""
+			if plain {
+				mark = "P"
+			}
+			parts = append(parts, mark+"["+strings.Join(es, " ")+"]")
+			return true
+		})
+		return strings.Join(parts, "")
+	}
+	build := func(nodes ...[]string) List {
+		l, _ := New(a, 3)
+		for _, n := range nodes {
+			if len(n) == 1 && n[0] == "P" {
+				l.AppendPlain(a, []byte(big))
+				continue
+			}
+			lp := listpack.New(a)
+			for _, e := range n {
+				lp, _ = lp.Append(a, []byte(e))
+			}
+			l.AppendListpack(a, lp, len(n))
+		}
+		return l
+	}
+	for _, c := range []struct {
+		nodes [][]string
+		i     int
+		value string
+		want  string
+	}{
+		{[][]string{{"a", "b", "c"}}, 1, "xxxx", "[a xxxx c]"},               // in place
+		{[][]string{{"a", "b", "c"}}, 1, big, "[a]P[L][c]"},                  // split around a plain node
+		{[][]string{{"a", "b", "c"}}, 2, big, "[a b]P[L]"},                   // the last entry: no split
+		{[][]string{{"a"}, {"P"}, {"c"}}, 1, "x", "[a][x c]"},                // small into a plain node's place
+		{[][]string{{"a"}, {"P"}, {"c", "d", "e"}}, 1, "x", "[a][x][c d e]"}, // …a new node when the next is full
+		{[][]string{{"a"}, {"P"}}, 1, big, "[a]P[L]"},                        // large over plain: in place
+	} {
+		l := build(c.nodes...)
+		if ok, err := l.Replace(a, c.i, []byte(c.value)); !ok || err != nil {
+			t.Fatal(ok, err)
+		}
+		if got := shape(l); got != c.want {
+			t.Errorf("%v: replace %d: %s, want %s", c.nodes, c.i, got, c.want)
+		}
+		if err := l.Check(a); err != nil {
+			t.Fatal(err)
+		}
+		l.Free(a)
+	}
+}

@@ -532,31 +532,70 @@ func (l List) mergeAround(a *alloc.Arena, h alloc.Handle) {
 }
 
 // Replace puts s in place of element i (negative counts from the tail); ok is false out of
-// range. In a packed node, an element that is not too big for any node replaces the entry in
-// place even when the node then passes its limits, as Redis 7.2's quicklistReplaceEntry does
-// (lpReplace); otherwise (a plain node, a large element) a delete and an insert.
+// range. As Redis 7.2's quicklistReplaceEntry: in a packed node, an element that is not too
+// big for any node replaces the entry in place even when the node then passes its limits
+// (lpReplace); a plain node takes a large element in place, or a small one goes after it
+// (_quicklistInsert) and the plain node is dropped; a large element in a packed node gets a
+// plain node of its own where the entry was, the node split around it.
 func (l List) Replace(a *alloc.Arena, i int, s []byte) (bool, error) {
 	i, ok := l.norm(a, i)
 	if !ok {
 		return false, nil
 	}
+	defer l.check(a)
 	fill := l.Fill(a)
 	h, j := l.locate(a, i)
 	nd := nodeAt(a, h)
-	if !nd.plain() && !isLarge(len(s), fill) {
+	large := isLarge(len(s), fill)
+	switch {
+	case !nd.plain() && !large:
 		p := listpack.Seek(nd.bytes(a), j)
 		nl, _, err := nd.lp().Replace(a, p, s)
 		if err != nil {
 			return true, ErrNoMemory
 		}
 		nd.setLP(nl)
-		l.check(a)
+		return true, nil
+	case nd.plain() && large:
+		nl, err := single(a, s)
+		if err != nil {
+			return true, err
+		}
+		nd = nodeAt(a, h)
+		nd.lp().Free(a)
+		nd.setLP(nl)
+		return true, nil
+	case nd.plain():
+		if err := l.insertAt(a, h, 0, s, true); err != nil {
+			return true, err
+		}
+		l.unlinkFree(a, h)
+		l.addLen(a, -1)
 		return true, nil
 	}
-	if err := l.DeleteRange(a, i, 1); err != nil {
+	// A large element in a packed node: [..j] [s] [j+1..], then entry j goes.
+	if c := nd.count(); j < c-1 {
+		if err := l.split(a, h, j+1); err != nil {
+			return true, err
+		}
+	}
+	if err := l.insertNode(a, h, s, true); err != nil {
 		return true, err
 	}
-	return true, l.Insert(a, i, s)
+	nh := nodeAt(a, h).next()
+	if nd = nodeAt(a, h); nd.count() == 1 {
+		l.unlinkFree(a, h)
+	} else {
+		nl, err := nd.lp().DeleteRange(a, -1, 1)
+		if err != nil {
+			return true, ErrNoMemory
+		}
+		nd.setLP(nl)
+		nd.setCount(nd.count()-1, false)
+	}
+	l.addLen(a, -1)
+	l.mergeCenter(a, nh)
+	return true, nil
 }
 
 // DeleteRange removes n elements from index start (negative counts from the tail); a range
