@@ -211,10 +211,32 @@ func TestConversionNegativeFill(t *testing.T) {
 		t.Fatal("still a listpack past 8192 bytes")
 	}
 	checkModel(t, a, rec, model)
-	// Pop down: back to a listpack once the single node is at most 4096 bytes.
+	// The quicklist is the old listpack as one node and a node of the last element. Popping
+	// from the head leaves both nodes (no merge after deletes, as Redis): still a quicklist
+	// with 2 elements left.
+	headModel := slices.Clone(model)
+	c, err := object.CopyCollection(a, rec, a, []byte("copy"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for Len(a, c) > 2 {
+		Pop(a, c, false, 1, nil, func([]byte) {})
+		headModel = headModel[1:]
+		if encoding(a, c) != "quicklist" {
+			t.Fatalf("head pops: a listpack at %d elements, while two nodes are left", Len(a, c))
+		}
+	}
+	Pop(a, c, false, 1, nil, func([]byte) {})
+	if encoding(a, c) != "listpack" {
+		t.Fatal("head pops: one node of one element left, still a quicklist")
+	}
+	checkModel(t, a, c, headModel[1:])
+	object.Free(a, c)
+	// Popping from the tail removes the one-element node, then shrinks the single node: a
+	// listpack again once it is at most 4096 bytes.
 	for encoding(a, rec) == "quicklist" {
-		Pop(a, rec, false, 1, nil, func([]byte) {})
-		model = model[1:]
+		Pop(a, rec, true, 1, nil, func([]byte) {})
+		model = model[:len(model)-1]
 		if encoding(a, rec) == "listpack" {
 			if sz := len(listpack.FromHandle(rootOf(a, rec)).Bytes(a)); sz > 4096 || sz+102 <= 4096 {
 				t.Fatalf("converted back at %d bytes (want the first size ≤ 4096)", sz)

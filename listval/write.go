@@ -27,6 +27,13 @@ func PopKeep(a *alloc.Arena, rec alloc.Handle, tail bool, n int, scratch []byte,
 func Shrink(a *alloc.Arena, rec alloc.Handle) { afterRemove(a, rec) }
 
 func pop(a *alloc.Arena, rec alloc.Handle, tail bool, n int, scratch []byte, fn func(elem []byte), shrink bool) (int, error) {
+	if n == 1 {
+		if enc, root := object.Root(a, rec); enc == object.EncListpack {
+			return popOneListpack(a, rec, root, tail, scratch, fn)
+		} else {
+			return popOneQuicklist(a, rec, root, tail, scratch, fn, shrink)
+		}
+	}
 	length := Len(a, rec)
 	n = min(n, length)
 	if n <= 0 {
@@ -55,6 +62,57 @@ func pop(a *alloc.Arena, rec alloc.Handle, tail bool, n int, scratch []byte, fn 
 	return n, nil
 }
 
+// popOneListpack is pop of one element from the listpack root of record rec (LPOP's and
+// RPOP's usual case): one seek, one delete, and no conversion to try.
+func popOneListpack(a *alloc.Arena, rec, root alloc.Handle, tail bool, scratch []byte, fn func(elem []byte)) (int, error) {
+	l := listpack.FromHandle(root)
+	lp := l.Bytes(a)
+	p := listpack.First(lp)
+	if tail {
+		p = listpack.Last(lp)
+	}
+	if p < 0 {
+		return 0, nil
+	}
+	if cap(scratch) < maxIntLen {
+		scratch = make([]byte, 0, maxIntLen)
+	}
+	s, v, isInt := listpack.Get(lp, p)
+	fn(elemString(s, v, isInt, scratch))
+	nl, _, err := l.DeleteEntries(a, p, 1)
+	if err != nil {
+		return 0, object.ErrOOM
+	}
+	setListpackRoot(a, rec, root, nl)
+	checkList(a, rec)
+	return 1, nil
+}
+
+// popOneQuicklist is pop of one element from the quicklist root of record rec.
+func popOneQuicklist(a *alloc.Arena, rec, root alloc.Handle, tail bool, scratch []byte, fn func(elem []byte), shrink bool) (int, error) {
+	q := quicklist.FromHandle(root)
+	i := 0
+	if tail {
+		i = -1
+	}
+	s, v, isInt, ok := q.Index(a, i)
+	if !ok {
+		return 0, nil
+	}
+	if cap(scratch) < maxIntLen {
+		scratch = make([]byte, 0, maxIntLen)
+	}
+	fn(elemString(s, v, isInt, scratch))
+	if err := q.DeleteRangeNoMerge(a, i, 1); err != nil {
+		return 0, object.ErrOOM
+	}
+	if shrink && q.Len(a) > 0 && q.Nodes(a) == 1 {
+		tryShrink(a, rec, true)
+	}
+	checkList(a, rec)
+	return 1, nil
+}
+
 // deleteRange removes n elements from index from (negative counts from the tail).
 func deleteRange(a *alloc.Arena, rec alloc.Handle, from, n int) error {
 	if n <= 0 {
@@ -70,7 +128,7 @@ func deleteRange(a *alloc.Arena, rec alloc.Handle, from, n int) error {
 		setListpackRoot(a, rec, root, nl)
 		return nil
 	}
-	if err := quicklist.FromHandle(root).DeleteRange(a, from, n); err != nil {
+	if err := quicklist.FromHandle(root).DeleteRangeNoMerge(a, from, n); err != nil {
 		return object.ErrOOM
 	}
 	return nil

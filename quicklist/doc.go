@@ -26,10 +26,14 @@
 //
 // # Merging
 //
-// Simpler than Redis: after an insert that had to split a node, the new node is merged with its
-// neighbours when the merged listpack would be allowed (as _quicklistMergeNodes does for its
-// centre); after DeleteRange the node at each end of the removed range is merged with its
-// neighbour when allowed (Redis does not merge after deletes). No node is ever empty.
+// What the list commands use places and removes elements as Redis 7.2's quicklist.c, so that
+// a list has the nodes Redis's would (which decides when it is one node again, and so a
+// listpack): InsertPivot is _quicklistInsert (a split merged around its centre in
+// _quicklistMergeNodes' order), Replace is quicklistReplaceEntry, and DeleteRangeNoMerge,
+// RemoveEqual and the pops merge nothing, as quicklistDelRange and quicklistDelIndex. Insert
+// (by index) and DeleteRange are simpler: after a split insert the new node is merged with its
+// neighbours when allowed, and DeleteRange merges the node at each end of the removed range
+// with its neighbour when allowed. No node is ever empty.
 //
 // # Validity
 //

@@ -159,7 +159,11 @@ func run(t *testing.T, fill int, ops []byte) {
 			}
 		case 6:
 			i, n := idx(next()), int(next()%16)
-			if err := l.DeleteRange(a, i, n); err != nil {
+			del := l.DeleteRange
+			if n%2 == 1 {
+				del = l.DeleteRangeNoMerge
+			}
+			if err := del(a, i, n); err != nil {
 				t.Fatal(err)
 			}
 			if i < len(model) {

@@ -532,41 +532,86 @@ func (l List) mergeAround(a *alloc.Arena, h alloc.Handle) {
 }
 
 // Replace puts s in place of element i (negative counts from the tail); ok is false out of
-// range. In place when the node stays within its limits, else a delete and an insert.
+// range. As Redis 7.2's quicklistReplaceEntry: in a packed node, an element that is not too
+// big for any node replaces the entry in place even when the node then passes its limits
+// (lpReplace); a plain node takes a large element in place, or a small one goes after it
+// (_quicklistInsert) and the plain node is dropped; a large element in a packed node gets a
+// plain node of its own where the entry was, the node split around it.
 func (l List) Replace(a *alloc.Arena, i int, s []byte) (bool, error) {
 	i, ok := l.norm(a, i)
 	if !ok {
 		return false, nil
 	}
+	defer l.check(a)
 	fill := l.Fill(a)
 	h, j := l.locate(a, i)
 	nd := nodeAt(a, h)
-	if !nd.plain() && !isLarge(len(s), fill) {
-		lp := nd.bytes(a)
-		p := listpack.Seek(lp, j)
-		old := listpack.Next(lp, p)
-		if old < 0 {
-			old = len(lp) - 1
+	large := isLarge(len(s), fill)
+	switch {
+	case !nd.plain() && !large:
+		p := listpack.Seek(nd.bytes(a), j)
+		nl, _, err := nd.lp().Replace(a, p, s)
+		if err != nil {
+			return true, ErrNoMemory
 		}
-		if !exceeds(fill, len(lp)-(old-p)+len(s)+sizeEstimateOverhead, nd.count()) || nd.count() == 1 {
-			nl, _, err := nd.lp().Replace(a, p, s)
-			if err != nil {
-				return true, ErrNoMemory
-			}
-			nd.setLP(nl)
-			l.check(a)
-			return true, nil
+		nd.setLP(nl)
+		return true, nil
+	case nd.plain() && large:
+		nl, err := single(a, s)
+		if err != nil {
+			return true, err
+		}
+		nd = nodeAt(a, h)
+		nd.lp().Free(a)
+		nd.setLP(nl)
+		return true, nil
+	case nd.plain():
+		if err := l.insertAt(a, h, 0, s, true); err != nil {
+			return true, err
+		}
+		l.unlinkFree(a, h)
+		l.addLen(a, -1)
+		return true, nil
+	}
+	// A large element in a packed node: [..j] [s] [j+1..], then entry j goes.
+	if c := nd.count(); j < c-1 {
+		if err := l.split(a, h, j+1); err != nil {
+			return true, err
 		}
 	}
-	if err := l.DeleteRange(a, i, 1); err != nil {
+	if err := l.insertNode(a, h, s, true); err != nil {
 		return true, err
 	}
-	return true, l.Insert(a, i, s)
+	nh := nodeAt(a, h).next()
+	if nd = nodeAt(a, h); nd.count() == 1 {
+		l.unlinkFree(a, h)
+	} else {
+		nl, err := nd.lp().DeleteRange(a, -1, 1)
+		if err != nil {
+			return true, ErrNoMemory
+		}
+		nd.setLP(nl)
+		nd.setCount(nd.count()-1, false)
+	}
+	l.addLen(a, -1)
+	l.mergeCenter(a, nh)
+	return true, nil
 }
 
 // DeleteRange removes n elements from index start (negative counts from the tail); a range
 // past the end is clipped. The nodes at the cut are merged with their neighbours when allowed.
 func (l List) DeleteRange(a *alloc.Arena, start, n int) error {
+	return l.deleteRange(a, start, n, true)
+}
+
+// DeleteRangeNoMerge is DeleteRange leaving the nodes as the cut left them, as Redis's
+// quicklistDelRange and quicklistDelIndex do: the list commands use it, so that a list has the
+// nodes Redis's would, and becomes a listpack again (one node left) at Redis's points.
+func (l List) DeleteRangeNoMerge(a *alloc.Arena, start, n int) error {
+	return l.deleteRange(a, start, n, false)
+}
+
+func (l List) deleteRange(a *alloc.Arena, start, n int, merge bool) error {
 	defer l.check(a)
 	length := l.Len(a)
 	if start < 0 {
@@ -604,6 +649,9 @@ func (l List) DeleteRange(a *alloc.Arena, start, n int) error {
 		j = 0
 		h = next
 	}
+	if !merge {
+		return nil
+	}
 	if before != 0 {
 		l.mergeAround(a, before)
 	} else if hd := l.head(a); hd != 0 {
@@ -630,16 +678,142 @@ func (l List) Find(a *alloc.Arena, s []byte) int {
 }
 
 // InsertPivot puts s before (or after) the first element equal to pivot — LINSERT. It returns
-// false when no element equals pivot.
+// false when no element equals pivot. Where the element goes is Redis 7.2's _quicklistInsert:
+// into the pivot's node when it has room; at a node's edge, into the neighbour with room or a
+// new node; else the node is split at the pivot and s joins the half on its side, which is
+// then merged with its neighbours when allowed. A large element gets a plain node.
 func (l List) InsertPivot(a *alloc.Arena, pivot, s []byte, after bool) (bool, error) {
 	i := l.Find(a, pivot)
 	if i < 0 {
 		return false, nil
 	}
-	if after {
-		i++
+	h, j := l.locate(a, i)
+	return true, l.insertAt(a, h, j, s, after)
+}
+
+// insertAt is _quicklistInsert: s before or after entry j of node h.
+func (l List) insertAt(a *alloc.Arena, h alloc.Handle, j int, s []byte, after bool) error {
+	defer l.check(a)
+	fill := l.Fill(a)
+	nd := nodeAt(a, h)
+	c := nd.count()
+	full := !allowInsert(a, h, fill, len(s))
+	atTail := after && j == c-1
+	atHead := !after && j == 0
+	prev, next := nd.prev(), nd.next()
+	if isLarge(len(s), fill) {
+		if nd.plain() || atTail || atHead {
+			at := h
+			if !after {
+				at = prev
+			}
+			return l.insertNode(a, at, s, true)
+		}
+		if after {
+			j++
+		}
+		if err := l.split(a, h, j); err != nil {
+			return err
+		}
+		return l.insertNode(a, h, s, true)
 	}
-	return true, l.Insert(a, i, s)
+	switch {
+	case !full:
+		where := listpack.Before
+		if after {
+			where = listpack.After
+		}
+		nl, _, err := nd.lp().Insert(a, listpack.Seek(nd.bytes(a), j), where, s)
+		if err != nil {
+			return ErrNoMemory
+		}
+		nd.setLP(nl)
+		nd.setCount(c+1, false)
+		l.addLen(a, 1)
+		return nil
+	case atTail && allowInsert(a, next, fill, len(s)):
+		nn := nodeAt(a, next)
+		nl, err := nn.lp().Prepend(a, s)
+		if err != nil {
+			return ErrNoMemory
+		}
+		nn.setLP(nl)
+		nn.setCount(nn.count()+1, false)
+		l.addLen(a, 1)
+		return nil
+	case atHead && allowInsert(a, prev, fill, len(s)):
+		pn := nodeAt(a, prev)
+		nl, err := pn.lp().Append(a, s)
+		if err != nil {
+			return ErrNoMemory
+		}
+		pn.setLP(nl)
+		pn.setCount(pn.count()+1, false)
+		l.addLen(a, 1)
+		return nil
+	case atTail:
+		return l.insertNode(a, h, s, false)
+	case atHead:
+		return l.insertNode(a, prev, s, false)
+	}
+	// Full, in the middle (or a plain node): split at the pivot; s joins the half on its side.
+	if after {
+		j++
+	}
+	if err := l.split(a, h, j); err != nil {
+		return err
+	}
+	side, center := h, nodeAt(a, h).next() // before: the left half takes s at its end
+	if after {
+		center = h // the node that keeps the pivot, as _quicklistSplitNode leaves it
+	}
+	var err error
+	if after {
+		side = nodeAt(a, h).next() // after: the right half takes s at its start
+		n := nodeAt(a, side)
+		var nl listpack.Listpack
+		if nl, err = n.lp().Prepend(a, s); err == nil {
+			n.setLP(nl)
+			n.setCount(n.count()+1, false)
+		}
+	} else {
+		n := nodeAt(a, side)
+		var nl listpack.Listpack
+		if nl, err = n.lp().Append(a, s); err == nil {
+			n.setLP(nl)
+			n.setCount(n.count()+1, false)
+		}
+	}
+	if err != nil {
+		return ErrNoMemory
+	}
+	l.addLen(a, 1)
+	l.mergeCenter(a, center)
+	return nil
+}
+
+// mergeCenter is _quicklistMergeNodes around node center: the two nodes before it, the two
+// after it, then center with its previous node and the result with its next, each when allowed.
+func (l List) mergeCenter(a *alloc.Arena, center alloc.Handle) {
+	c := nodeAt(a, center)
+	prev, next := c.prev(), c.next()
+	if prev != 0 {
+		if pp := nodeAt(a, prev).prev(); pp != 0 {
+			l.merge(a, pp, prev)
+		}
+	}
+	if next != 0 {
+		if nn := nodeAt(a, next).next(); nn != 0 {
+			l.merge(a, next, nn)
+		}
+	}
+	target := center
+	if p := nodeAt(a, center).prev(); p != 0 && l.merge(a, p, center) {
+		target = p
+	}
+	if nx := nodeAt(a, target).next(); nx != 0 {
+		l.merge(a, target, nx)
+	}
 }
 
 // Range calls fn for each element from index start (negative counts from the tail) towards the

@@ -25,7 +25,8 @@ func lmoveCommand(ctx *command.Ctx) {
 func rpoplpushCommand(ctx *command.Ctx) { lmoveGeneric(ctx, true, false) }
 
 // blmoveCommand: BLMOVE source destination LEFT|RIGHT LEFT|RIGHT timeout — LMOVE, or blocks
-// until source holds a list (a null when the time runs out).
+// until source holds a list (a null array when the time runs out, as every list command in
+// Redis 7.2; a null bulk at once where it cannot block, inside MULTI).
 func blmoveCommand(ctx *command.Ctx) {
 	from, ok1 := parseWhere(ctx.Args.Arg(3))
 	to, ok2 := parseWhere(ctx.Args.Arg(4))
