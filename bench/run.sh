@@ -748,7 +748,8 @@ hs_load() {
 
 # hs_custom_one runs redis-benchmark with a command line of its own at -P 16 against a running
 # server and records ops/s and ops per server CPU-second under <id>_ops and <id>_cpu (8b: id
-# hs_<name>); with -r it checks that no lookup missed (keyspace_misses unchanged).
+# hs_<name>, 9b: l_lrange_<n>), checking that no lookup missed (keyspace_misses unchanged); a
+# command line with __rand_int__ gets -r HS_KEYS.
 hs_custom_one() {
   local side=$1 id=$2 n=$3 r=$4 m0 m1 t0 t1 csv rps cpu rand=()
   shift 4
