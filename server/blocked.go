@@ -11,9 +11,10 @@ import (
 
 // A client blocked in a command (BLPOP on an empty list; command/blocked.go) is parked like an
 // idle one — no goroutine, no active state, no read buffer — in the state clientBlocked, its
-// socket left in its loop's epoll set for hang-ups only (EPOLLRDHUP, not EPOLLIN): whatever it
-// sends meanwhile waits in the kernel, as Redis leaves it unprocessed in the query buffer, and
-// is read once it is served. Whoever has something for it — a writer whose key it waits on, the
+// socket left in its loop's epoll set as it was (no system call to block or to be served). If
+// it sends something meanwhile, its loop leaves the bytes in the kernel — as Redis leaves them
+// unprocessed in the query buffer — and watches the socket for hang-ups only (EPOLLRDHUP) until
+// it is served; they are read then. Whoever has something for it — a writer whose key it waits on, the
 // deadline timer, CLIENT UNBLOCK — wakes it (Wake): the first to move it from clientBlocked to
 // clientActive serves it on its own goroutine (the pipeline's ServeBlocked, then the reply and
 // the rest of its pipeline). A hang-up closes it; closing ends the block.
@@ -78,15 +79,38 @@ func (s *Server) parkBlocked(c *client, inline bool) bool {
 		c.detachActiveLocked(nil)
 		c.mu.Unlock()
 	}
-	if err := s.epollSet(c, unix.EPOLLRDHUP); err != nil {
-		s.log.Debug("cannot park blocked client", zap.Int64("id", c.id), zap.Error(err))
-		return false
+	if !c.inEpoll { // a goroutine served it: back into its loop's set
+		if err := s.armRead(c); err != nil {
+			s.log.Debug("cannot park blocked client", zap.Int64("id", c.id), zap.Error(err))
+			return false
+		}
+		c.hupOnly = false
 	}
 	c.state.Store(clientBlocked)
 	if b := c.blockedState(); b != nil && b.HasPending() {
 		c.Wake(inline) // woken before it was parked: nobody could claim it then
 	}
 	return true
+}
+
+// blockedEvent handles an event of blocked client c, which loop l has claimed (clientActive): a
+// hang-up closes it; bytes it sent while blocked stay in the kernel, and its socket is watched
+// for hang-ups only (level-triggered, the bytes would report it again at every round) until it
+// is served.
+func (l *readinessLoop) blockedEvent(c *client, events uint32) {
+	if events&(unix.EPOLLRDHUP|unix.EPOLLHUP|unix.EPOLLERR) != 0 {
+		go c.close() // closing takes its keys' shard locks, which a loop does not wait for
+		return
+	}
+	if err := c.srv.epollSet(c, unix.EPOLLRDHUP); err != nil {
+		go c.close()
+		return
+	}
+	c.hupOnly = true
+	c.state.Store(clientBlocked)
+	if b := c.blockedState(); b != nil && b.HasPending() {
+		c.Wake(true) // woken while the loop held it
+	}
 }
 
 // Wake is command.BlockedConn's: if c is parked blocked, the caller claims it and serves what
@@ -120,9 +144,12 @@ func (c *client) serveWoken(inline bool) {
 		case serveRetry:
 			go c.serveWoken(false)
 		case servePark:
-			if err := c.srv.armRead(c); err != nil {
-				c.close()
-				return
+			if c.hupOnly { // it sent something while blocked: read it now
+				if err := c.srv.armRead(c); err != nil {
+					c.close()
+					return
+				}
+				c.hupOnly = false
 			}
 			c.state.Store(clientParked)
 			c.afterParked()

@@ -49,6 +49,7 @@ type client struct {
 	// Owned by whoever serves the client.
 	db      int32 // the selected database (int32: the struct's 256-byte budget)
 	inEpoll bool  // the socket is in its loop's epoll set
+	hupOnly bool  // blocked, its socket watched for hang-ups only: data came meanwhile (blocked.go)
 
 	// Shared with other goroutines (CLIENT LIST and KILL, INFO, the cron, the loop): atomics.
 	killed          atomic.Bool

@@ -188,9 +188,7 @@ func (l *readinessLoop) dispatch(ev *unix.EpollEvent) {
 	if !c.state.CompareAndSwap(clientParked, clientActive) {
 		switch {
 		case c.state.CompareAndSwap(clientBlocked, clientActive):
-			// A blocked client hung up (its socket is watched for nothing else): closing it
-			// takes its keys' shard locks, which a loop does not wait for.
-			go c.close()
+			l.blockedEvent(c, ev.Events)
 		case c.state.Load() == clientActive:
 			c.notifyWritable()
 		}
@@ -249,7 +247,7 @@ func (s *Server) handoff(c *client) {
 	if err := s.epollCtl(c, unix.EPOLL_CTL_DEL, 0); err != nil {
 		s.log.Debug("cannot take client socket out of its loop", zap.Int64("id", c.id), zap.Error(err))
 	}
-	c.inEpoll = false
+	c.inEpoll, c.hupOnly = false, false
 	go c.serve()
 }
 
