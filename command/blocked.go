@@ -270,11 +270,8 @@ func (p *Pipeline) ServeBlocked(ctx *Ctx, conn Conn, b *Blocked, inline bool) Wa
 }
 
 // takeReady moves the ready keys of the shards ctx holds into ctx.ready (afterCommand: under
-// the locks).
+// the locks, when a client blocks somewhere).
 func (p *Pipeline) takeReady(ctx *Ctx) {
-	if !p.KS.Blocking() {
-		return
-	}
 	for _, i := range ctx.locked {
 		if sh := p.KS.Shard(i); sh.HasReadyLocked() {
 			ctx.ready = sh.TakeReadyLocked(ctx.ready)

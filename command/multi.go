@@ -203,7 +203,8 @@ func (p *Pipeline) exec(ctx *Ctx, conn Conn, inline bool) Outcome {
 	ctx.Cmd, ctx.Args, ctx.locked = execCmd, execArgs, held
 	ctx.SetNoTouch(noTouch)
 	p.unlock(ctx)
-	p.afterUnlock(ctx, inline)
+	p.afterUnlock(ctx)
+	p.serveReadyAfter(ctx, inline)
 	if failed != nil && p.OnPanic != nil {
 		ctx.Cmd, ctx.Args = failed.cmd, failed.args
 		p.OnPanic(ctx, panicVal, panicStack)
@@ -251,5 +252,6 @@ func (p *Pipeline) callQueued(ctx *Ctx) (ns int64, r any, stack []byte) {
 	ns = TicksToNanos(Ticks() - start)
 	ctx.inHandler = false
 	p.afterCommand(ctx)
+	p.takeReadyLocked(ctx)
 	return ns, nil, nil
 }

@@ -176,8 +176,10 @@ func (p *Pipeline) call(ctx *Ctx, conn Conn, inline bool) Outcome {
 		p.unregisterLocked(ctx.rerun) // served
 	}
 	p.afterCommand(ctx)
+	p.takeReadyLocked(ctx)
 	p.unlock(ctx)
-	p.afterUnlock(ctx, inline)
+	p.afterUnlock(ctx)
+	p.serveReadyAfter(ctx, inline)
 	if blocked {
 		return Parked
 	}
@@ -229,19 +231,26 @@ func (p *Pipeline) RunRecovered(ctx *Ctx, conn Conn, lookupErr string, inline bo
 // afterCommand is where the hooks after a command go, in Redis's call() order, as the issues
 // that need them arrive: statistics (commandstats, errorstats, latency, slowlog), propagation to
 // replicas and the AOF, keyspace notifications (the expiries of the command's shards join its
-// events), wake-ups of clients blocked on the keys written (the ready keys are taken here,
-// under the locks, and served after them).
-func (p *Pipeline) afterCommand(ctx *Ctx) {
-	p.collectEvents(ctx)
-	p.takeReady(ctx)
+// events). Wake-ups of clients blocked on the keys written follow it (takeReady, under the
+// locks; served after them). It stays small enough for the compiler to inline on the path of
+// every command: the blocking checks are apart (takeReadyLocked, serveReadyAfter).
+func (p *Pipeline) afterCommand(ctx *Ctx) { p.collectEvents(ctx) }
+
+// takeReadyLocked takes the ready keys of ctx's shards (keys added that clients wait on), when
+// a client blocks somewhere: one atomic load otherwise.
+func (p *Pipeline) takeReadyLocked(ctx *Ctx) {
+	if p.KS.Blocking() {
+		p.takeReady(ctx)
+	}
 }
 
 // afterUnlock is where the hooks that must not hold shard locks go, once a command (or EXEC's
-// whole transaction) has released them: delivery of keyspace notifications to subscribers, then
-// the clients blocked on the keys the command added (inline: a readiness loop, which only tries
-// locks).
-func (p *Pipeline) afterUnlock(ctx *Ctx, inline bool) {
-	p.deliverEvents(ctx)
+// whole transaction) has released them: delivery of keyspace notifications to subscribers.
+func (p *Pipeline) afterUnlock(ctx *Ctx) { p.deliverEvents(ctx) }
+
+// serveReadyAfter serves, after afterUnlock, the clients blocked on the keys the command added
+// (inline: a readiness loop, which only tries locks).
+func (p *Pipeline) serveReadyAfter(ctx *Ctx, inline bool) {
 	if len(ctx.ready) > 0 {
 		p.serveReady(ctx, inline)
 	}

@@ -137,11 +137,9 @@ func (s *Shard) TakeReadyLocked(dst []WaitKey) []WaitKey {
 func (s *Shard) HasReadyLocked() bool { return len(s.block.ready) > 0 }
 
 // signalReady marks key of database db ready if someone waits on it (Redis's
-// signalKeyAsReady). Called at every key the shard adds.
+// signalKeyAsReady). Called at every key the shard adds, when the shard has waited keys (the
+// callers test len(s.block.queues) themselves: one load on the path of every SET).
 func (s *Shard) signalReady(db int, key []byte) {
-	if len(s.block.queues) == 0 {
-		return
-	}
 	dk := dbKey{int32(db), string(key)}
 	q, ok := s.block.queues[dk]
 	if !ok || q.ready {

@@ -169,7 +169,9 @@ func (s *Shard) InsertLocked(db int, key []byte, h alloc.Handle) error {
 		return err
 	}
 	s.touchWatched(db, key, true)
-	s.signalReady(db, key)
+	if len(s.block.queues) != 0 {
+		s.signalReady(db, key)
+	}
 	return nil
 }
 
@@ -216,7 +218,9 @@ func (s *Shard) ReplaceFlagsLocked(db int, key []byte, h alloc.Handle, flags Loo
 			return false, err
 		}
 		s.touchWatched(db, key, true)
-		s.signalReady(db, key)
+		if len(s.block.queues) != 0 {
+			s.signalReady(db, key)
+		}
 		return false, nil
 	}
 	old := p.Handle()
@@ -255,7 +259,9 @@ func (s *Shard) ReplaceFlagsLocked(db int, key []byte, h alloc.Handle, flags Loo
 	s.freeRecord(old, s.ks.lazy.serverDel.Load())
 	s.countDirty(1)
 	s.touchWatched(db, key, true)
-	s.signalReady(db, key) // a waiter may wait for this type where another was (Redis's dbAdd after a delete)
+	if len(s.block.queues) != 0 {
+		s.signalReady(db, key) // a waiter may wait for this type where another was (Redis's dbAdd after a delete)
+	}
 	return replaced, nil
 }
 
