@@ -40,8 +40,10 @@ func create(ctx *command.Ctx, sh *keyspace.Shard, key []byte) (alloc.Handle, err
 // WATCH) and event raised; a list left empty (made for a push that then failed) is deleted.
 func endPush(ctx *command.Ctx, sh *keyspace.Shard, key []byte, rec alloc.Handle, changed bool, event string) {
 	if changed {
+		// Something was pushed: the list is not empty, and its length need not be read.
 		sh.UpdateLocked(ctx.DB, key, rec, rec)
 		ctx.Notify(keyspace.NotifyList, event, key)
+		return
 	}
 	if listval.Len(sh.Arena(), rec) == 0 {
 		sh.DeleteLocked(ctx.DB, key)
