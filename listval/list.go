@@ -155,3 +155,54 @@ func setListpackRoot(a *alloc.Arena, rec, old alloc.Handle, l listpack.Listpack)
 		object.SetRoot(a, rec, object.EncListpack, l.Handle())
 	}
 }
+
+// PushAll is a whole LPUSH or RPUSH: the conversion checked once for the n elements that
+// elem(0) … elem(n-1) return (their lengths summing to bytes), then each pushed at the head (or
+// the tail) in order. It decodes the record once — a push is a handful of nanoseconds, and each
+// decode of the record counts — and returns the list's length after the pushes and how many were
+// pushed (fewer than n only on error: object.ErrOOM).
+func PushAll(a *alloc.Arena, rec alloc.Handle, n, bytes int, elem func(i int) []byte, tail bool) (length, pushed int, err error) {
+	enc, root := object.Root(a, rec)
+	if enc == object.EncListpack {
+		lp := listpack.FromHandle(root).Bytes(a)
+		if exceedsListpack(len(lp)+bytes, listpack.Len(lp)+n) {
+			if err := TryConversionAppend(a, rec, n, bytes); err != nil {
+				return Len(a, rec), 0, err
+			}
+			enc, root = object.Root(a, rec)
+		}
+	}
+	if enc == object.EncListpack {
+		l := listpack.FromHandle(root)
+		for ; pushed < n; pushed++ {
+			var nl listpack.Listpack
+			if tail {
+				nl, err = l.Append(a, elem(pushed))
+			} else {
+				nl, err = l.Prepend(a, elem(pushed))
+			}
+			if err != nil {
+				err = object.ErrOOM
+				break
+			}
+			l = nl
+		}
+		setListpackRoot(a, rec, root, l)
+		checkList(a, rec)
+		return listpack.Len(l.Bytes(a)), pushed, err
+	}
+	q := quicklist.FromHandle(root) // a quicklist's root never moves
+	for ; pushed < n; pushed++ {
+		if tail {
+			err = q.PushTail(a, elem(pushed))
+		} else {
+			err = q.PushHead(a, elem(pushed))
+		}
+		if err != nil {
+			err = object.ErrOOM
+			break
+		}
+	}
+	checkList(a, rec)
+	return q.Len(a), pushed, err
+}

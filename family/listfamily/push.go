@@ -61,18 +61,12 @@ func opPush(ctx *command.Ctx, sh *keyspace.Shard, key []byte, rec alloc.Handle, 
 	if tail {
 		event = "rpush"
 	}
-	if err := listval.TryConversionAppend(a, rec, n-2, total); err != nil {
-		endPush(ctx, sh, key, rec, false, event)
+	length, pushed, err := listval.PushAll(a, rec, n-2, total, func(i int) []byte { return ctx.Args.Arg(2 + i) }, tail)
+	endPush(ctx, sh, key, rec, pushed > 0, event)
+	if err != nil {
 		return 0, err
 	}
-	for i := 2; i < n; i++ {
-		if err := listval.Push(a, rec, ctx.Args.Arg(i), tail); err != nil {
-			endPush(ctx, sh, key, rec, i > 2, event)
-			return 0, err
-		}
-	}
-	endPush(ctx, sh, key, rec, true, event)
-	return listval.Len(a, rec), nil
+	return length, nil
 }
 
 // linsertCommand: LINSERT key BEFORE|AFTER pivot element — the length after the insert, -1
