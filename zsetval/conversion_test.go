@@ -245,7 +245,10 @@ func TestFreeStep(t *testing.T) {
 	if got := int64(object.MemoryUsage(a, rec)); got != charged {
 		t.Fatalf("MemoryUsage %d, arena charged %d", got, charged)
 	}
-	_, root := object.Root(a, rec)
+	enc, root := object.Root(a, rec)
+	if e := FreeEffort(a, enc, root); e != int64(len(in)) {
+		t.Fatalf("FreeEffort %d", e)
+	}
 	steps := 0
 	for !FreeStep(a, root, 100) {
 		steps++
