@@ -256,3 +256,26 @@ func TestRandomAndScan(t *testing.T) {
 	h.w.SetProto(3)
 	h.expect("*1\r\n*2\r\n$1\r\na\r\n,1.5\r\n", "ZRANDMEMBER", "z", "1", "WITHSCORES")
 }
+
+// TestEarlyConversion: Redis 7.2's ZADD converts a listpack before adding when its arguments
+// would not fit, even when nothing is added; the stand-in's member leaves no trace.
+func TestEarlyConversion(t *testing.T) {
+	h := newHarness(t)
+	h.do("ZADD", "z", "1", "a", "2", "b")
+	h.expect(":0\r\n", "ZADD", "z", "XX", "1", "0123456789012345678901234567890123456789012345678901234567890123456789")
+	if got := encodingOf(t, h, "z"); got != "skiplist" {
+		t.Errorf("long member, XX: %s", got)
+	}
+	h.expect("*4\r\n$1\r\na\r\n$1\r\n1\r\n$1\r\nb\r\n$1\r\n2\r\n", "ZRANGE", "z", "0", "-1", "WITHSCORES")
+	h.expectEvents("new z, zadd z")
+	args := []string{"ZADD", "y", "1", "a"}
+	h.do(args...)
+	for range 129 {
+		args = append(args, "1", "a")
+	}
+	h.expect(":0\r\n", args...)
+	if got := encodingOf(t, h, "y"); got != "skiplist" {
+		t.Errorf("129 pairs of one member: %s", got)
+	}
+	h.expect(":1\r\n", "ZCARD", "y")
+}
