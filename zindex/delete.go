@@ -36,11 +36,13 @@ func (ix Index) Delete(score float64, member []byte) (alloc.Handle, bool) {
 	return ix.deleteAt(&p), true
 }
 
-// DeleteRange removes the entries of ranks start to stop (0 ≤ start ≤ stop < Len), calling fn
-// on each, in order, once it is out of the index (fn frees it; it must not use the index).
+// DeleteRange removes the entries of ranks start to stop (normally 0 ≤ start ≤ stop < Len; a
+// range reaching out of the index is cut to it), calling fn (when not nil) on each, in order,
+// once it is out of the index (fn frees it; it must not use the index).
 func (ix Index) DeleteRange(start, stop int, fn func(h alloc.Handle)) {
-	if start < 0 || stop >= ix.Len() || start > stop {
-		panic("zindex: DeleteRange out of range")
+	start, stop = max(start, 0), min(stop, ix.Len()-1)
+	if start > stop {
+		return
 	}
 	var p path
 	for k := stop - start + 1; k > 0; k-- {
@@ -52,15 +54,15 @@ func (ix Index) DeleteRange(start, stop int, fn func(h alloc.Handle)) {
 	}
 }
 
-// childMin is the first entry under node h of level lv (which is not empty).
-func (ix Index) childMin(h alloc.Handle, lv int) (float64, alloc.Handle) {
+// childMin is the first entry under node h of level lv (which is not empty): its score key
+// and its handle.
+func (ix Index) childMin(h alloc.Handle, lv int) (uint32, alloc.Handle) {
 	if lv == int(ix.hdr.height) {
-		e := ix.leaf(h).hs[0]
-		s, _ := ix.entry(ix.a, e)
-		return s, e
+		l := ix.leaf(h)
+		return l.keys[0], l.hs[0]
 	}
 	in := ix.inner(h)
-	return in.sepScore[0], in.sepH[0]
+	return in.keys[0], in.sepH[0]
 }
 
 // nodeLen is the number of slots used in node h of level lv.
@@ -91,7 +93,7 @@ func (ix Index) deleteAt(p *path) alloc.Handle {
 		child := in.kids[i]
 		next := false
 		if minChanged {
-			in.sepScore[i], in.sepH[i] = ix.childMin(child, lv+1)
+			in.keys[i], in.sepH[i] = ix.childMin(child, lv+1)
 			next = i == 0
 		}
 		minFill := innerMin
@@ -165,7 +167,7 @@ func (ix Index) rebalance(in *inner, i, lv int) (firstChanged bool) {
 		}
 		in.counts[j] += in.counts[j+1]
 		if ln == 0 {
-			in.sepScore[j], in.sepH[j] = in.sepScore[j+1], in.sepH[j+1]
+			in.keys[j], in.sepH[j] = in.keys[j+1], in.sepH[j+1]
 		}
 		in.removeKid(j + 1)
 		ix.freeNode(rh, lv)
@@ -196,7 +198,7 @@ func (ix Index) rebalance(in *inner, i, lv int) (firstChanged bool) {
 	// moved entries went from the right node to the left one (negative: the other way).
 	in.counts[j] = uint32(int(in.counts[j]) + moved)
 	in.counts[j+1] = uint32(int(in.counts[j+1]) - moved)
-	in.sepScore[j+1], in.sepH[j+1] = ix.childMin(rh, lv)
+	in.keys[j+1], in.sepH[j+1] = ix.childMin(rh, lv)
 	return false
 }
 
