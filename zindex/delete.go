@@ -33,7 +33,9 @@ func (ix Index) Delete(score float64, member []byte) (alloc.Handle, bool) {
 		return 0, false
 	}
 	p.idx[height] = pos - 1
-	return ix.deleteAt(&p), true
+	h := ix.leaf(p.nodes[height]).hs[pos-1]
+	ix.deleteRun(&p, 1)
+	return h, true
 }
 
 // DeleteRange removes the entries of ranks start to stop (normally 0 ≤ start ≤ stop < Len; a
@@ -44,12 +46,21 @@ func (ix Index) DeleteRange(start, stop int, fn func(h alloc.Handle)) {
 	if start > stop {
 		return
 	}
+	// A leaf's run at a time: one descent and one rebalancing per leaf passed.
 	var p path
-	for k := stop - start + 1; k > 0; k-- {
+	var run [leafCap]alloc.Handle
+	for k := stop - start + 1; k > 0; {
 		ix.seek(start, &p)
-		h := ix.deleteAt(&p)
+		l := ix.leaf(p.nodes[ix.hdr.height])
+		pos := p.idx[ix.hdr.height]
+		m := min(k, int(l.n)-pos)
+		copy(run[:m], l.hs[pos:pos+m])
+		ix.deleteRun(&p, m)
+		k -= m
 		if fn != nil {
-			fn(h)
+			for _, h := range run[:m] {
+				fn(h)
+			}
 		}
 	}
 }
@@ -73,23 +84,22 @@ func (ix Index) nodeLen(h alloc.Handle, lv int) int {
 	return int(ix.inner(h).n)
 }
 
-// deleteAt removes the entry p leads to and returns it, rebalancing underfull nodes on the
-// way up: a node below the minimum fill merges with a sibling when both fit in one node,
-// otherwise takes entries from it so that both are at least half full.
-func (ix Index) deleteAt(p *path) alloc.Handle {
+// deleteRun removes the m entries from the one p leads to on in its leaf, rebalancing
+// underfull nodes on the way up: a node below the minimum fill merges with a sibling when both
+// fit in one node, otherwise takes entries from it so that both are at least half full.
+func (ix Index) deleteRun(p *path, m int) {
 	height := int(ix.hdr.height)
 	l := ix.leaf(p.nodes[height])
 	pos := p.idx[height]
-	h := l.hs[pos]
-	l.removeAt(pos)
-	ix.hdr.count--
+	l.removeRun(pos, m)
+	ix.hdr.count -= uint32(m)
 	// minChanged: the first entry of the node at level lv+1 changed (and it is not empty), so
 	// its separator in the level above must follow.
 	minChanged := pos == 0 && l.n > 0
 	for lv := height - 1; lv >= 0; lv-- {
 		in := ix.inner(p.nodes[lv])
 		i := p.idx[lv]
-		in.counts[i]--
+		in.counts[i] -= uint32(m)
 		child := in.kids[i]
 		next := false
 		if minChanged {
@@ -133,7 +143,6 @@ func (ix Index) deleteAt(p *path) alloc.Handle {
 		}
 		break
 	}
-	return h
 }
 
 // rebalance fixes child i of in (at level lv), which is below the minimum fill, with a

@@ -153,12 +153,12 @@ func (l *leaf) insertAt(i int, key uint32, h alloc.Handle) {
 	l.n++
 }
 
-// removeAt closes slot i of l.
-func (l *leaf) removeAt(i int) {
+// removeRun closes slots i to i+m-1 of l.
+func (l *leaf) removeRun(i, m int) {
 	n := int(l.n)
-	copy(l.keys[i:n-1], l.keys[i+1:n])
-	copy(l.hs[i:n-1], l.hs[i+1:n])
-	l.n--
+	copy(l.keys[i:n-m], l.keys[i+m:n])
+	copy(l.hs[i:n-m], l.hs[i+m:n])
+	l.n -= uint16(m)
 }
 
 // moveEntries moves k entries of src starting at slot from into dst at slot to.
