@@ -25,7 +25,7 @@ func testOutOfMemory(t *testing.T) {
 	}
 	m := model{}
 	failures := 0
-	for i := 0; failures < 20 && i < 1_000_000; i++ {
+	for i := 0; failures < 5 && i < 1_000_000; i++ {
 		mem := fmt.Sprintf("member:%08d", i)
 		score := float64(i%1000) / 3
 		_, _, err := Add(a, rec, []byte(mem), score, 0)

@@ -38,6 +38,20 @@ func New(a *alloc.Arena, key []byte, sizeHint, maxElemLen int, expireMs int64) (
 	return rec, nil
 }
 
+// MaybeConvert is zsetTypeMaybeConvert, which ZADD runs on a set that exists before adding its
+// sizeHint members whose longest has maxElemLen bytes: a listpack becomes a skiplist sized for
+// sizeHint when sizeHint passes zset-max-listpack-entries or maxElemLen passes
+// zset-max-listpack-value, even if the members are already there (as in Redis). Without memory
+// it returns object.ErrOOM and the set stays a listpack.
+func MaybeConvert(a *alloc.Arena, rec alloc.Handle, sizeHint, maxElemLen int) error {
+	if Encoding(a, rec) == object.EncListpack && (sizeHint > maxEntries() || maxElemLen > maxValue()) {
+		err := convertToSkiplist(a, rec, sizeHint)
+		checkZset(a, rec)
+		return err
+	}
+	return nil
+}
+
 // Len is the number of members of sorted-set record rec.
 func Len(a *alloc.Arena, rec alloc.Handle) int {
 	enc, root := object.Root(a, rec)
