@@ -1,7 +1,6 @@
 package zsetfamily
 
 import (
-	"github.com/kvserver/kvserver/alloc"
 	"github.com/kvserver/kvserver/command"
 	"github.com/kvserver/kvserver/conv"
 	"github.com/kvserver/kvserver/keyspace"
@@ -20,7 +19,8 @@ func zincrbyCommand(ctx *command.Ctx) { zaddGeneric(ctx, true) }
 
 // zaddGeneric is zaddGenericCommand: the options, every score (so that a bad one changes
 // nothing), the key (XX on a missing key does nothing; a new key is made for the pairs, as
-// zsetTypeCreate sizes it, and raises `new`), then one zsetAdd per pair. A NaN result stops
+// zsetTypeCreate sizes it, and raises `new`; an existing listpack is converted first when the
+// pairs would not fit, zsetTypeMaybeConvert), then one zsetAdd per pair. A NaN result stops
 // at that pair with its error, keeping what the pairs before it did. The event is `zadd`, or
 // `zincr` with INCR, when something was added or updated.
 func zaddGeneric(ctx *command.Ctx, incr bool) {
@@ -58,7 +58,7 @@ func zaddGeneric(ctx *command.Ctx, incr bool) {
 			return
 		}
 		ctx.NotifyNew(key)
-	} else if err := maybeConvert(a, rec, o.pairs, maxLen); err != nil {
+	} else if err := zsetval.MaybeConvert(a, rec, o.pairs, maxLen); err != nil {
 		ctx.W.Error(replyError(err))
 		return
 	}
@@ -104,42 +104,6 @@ func zaddGeneric(ctx *command.Ctx, incr bool) {
 	case zsetval.Len(a, rec) == 0:
 		sh.DeleteLocked(ctx.DB, key) // made for pairs that then failed
 	}
-}
-
-// maxStandInValue bounds maybeConvert's stand-in: past it the conversion is left to
-// zsetval.Add, which converts when a long member is actually added.
-const maxStandInValue = 1 << 16
-
-// maybeConvert is zsetTypeMaybeConvert: Redis 7.2's ZADD makes a listpack a skiplist before
-// adding anything when the command brings more pairs than zset-max-listpack-entries or a
-// member longer than zset-max-listpack-value, even if none of them is then added (XX, members
-// already present). zsetval exports no conversion, so this stand-in makes zsetval.Add convert:
-// it adds a member longer than the value limit (one the set does not hold) and removes it
-// again; a skiplist never becomes a listpack by removals. To be replaced by a zsetval
-// function when there is one.
-func maybeConvert(a *alloc.Arena, rec alloc.Handle, pairs, maxLen int) error {
-	if zsetval.Encoding(a, rec) != object.EncListpack {
-		return nil
-	}
-	entries, value := zsetval.Limits()
-	if (int64(pairs) <= entries && int64(maxLen) <= value) || value >= maxStandInValue {
-		return nil
-	}
-	dummy := make([]byte, value+1)
-	for i := 0; ; i++ {
-		if _, ok := zsetval.Score(a, rec, dummy); !ok {
-			break
-		}
-		if i == 255 {
-			return nil // every candidate is a member: leave the conversion to Add
-		}
-		dummy[0]++ // a listpack made under a higher limit may hold long members
-	}
-	_, res, err := zsetval.Add(a, rec, dummy, 0, 0)
-	if err == nil && res == zsetval.AddAdded {
-		zsetval.Remove(a, rec, dummy)
-	}
-	return err
 }
 
 // zaddReply answers ZADD or ZINCRBY: with INCR the score, or a null when nothing was
