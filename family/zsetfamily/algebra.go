@@ -206,6 +206,9 @@ func zinter(srcs []zsource, o setOpOptions, cardOnly bool, scratch []byte) ([]sc
 		return nil, 0
 	}
 	var res []scored
+	if !cardOnly {
+		res = make([]scored, 0, first.size)
+	}
 	var card int64
 	first.each(scratch, func(m []byte, s float64) bool {
 		score := weighted(first.weight, s)
@@ -234,8 +237,9 @@ func zinter(srcs []zsource, o setOpOptions, cardOnly bool, scratch []byte) ([]sc
 // zunion is the union: every member of every input, its weighted scores aggregated in the
 // inputs' order.
 func zunion(srcs []zsource, agg aggregate, scratch []byte) []scored {
-	var res []scored
-	idx := make(map[string]int, srcs[len(srcs)-1].size)
+	largest := srcs[len(srcs)-1].size // the inputs are sorted by size
+	res := make([]scored, 0, largest)
+	idx := make(map[string]int, largest)
 	for i := range srcs {
 		src := &srcs[i]
 		src.each(scratch, func(m []byte, s float64) bool {
@@ -244,8 +248,9 @@ func zunion(srcs []zsource, agg aggregate, scratch []byte) []scored {
 				aggregateInto(&res[k].score, score, agg)
 				return true
 			}
-			idx[string(m)] = len(res)
-			res = append(res, scored{string(m), score})
+			member := string(m) // one copy, the map's key and the result's
+			idx[member] = len(res)
+			res = append(res, scored{member, score})
 			return true
 		})
 	}
@@ -264,7 +269,7 @@ func zdiff(srcs []zsource, scratch []byte) []scored {
 			return nil
 		}
 	}
-	var res []scored
+	res := make([]scored, 0, first.size)
 	first.each(scratch, func(m []byte, s float64) bool {
 		for j := 1; j < len(srcs); j++ {
 			if _, ok := srcs[j].find(m); ok {

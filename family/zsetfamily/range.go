@@ -116,11 +116,17 @@ type rangeSink struct {
 	n          int   // members received
 	deferred   bool  // the reply's length is set at the end
 	d          resp.Deferred
+	// A store's: the limits, and whether Redis's destination would still be a listpack.
+	entries, value int64
+	viaListpack    bool
 }
 
-// begin starts the reply: its length when known (n ≥ 0), else a deferred one.
+// begin starts the reply: its length when known (n ≥ 0), else a deferred one. For a store
+// it notes whether Redis's destination starts as a listpack (zsetTypeCreate of n members).
 func (s *rangeSink) begin(n int) {
 	if s.b != nil {
+		s.entries, s.value = zsetval.Limits()
+		s.viaListpack = int64(max(n, 0)) <= s.entries
 		return
 	}
 	if n < 0 {
@@ -137,6 +143,15 @@ func (s *rangeSink) begin(n int) {
 func (s *rangeSink) emit(member []byte, score float64) bool {
 	s.n++
 	if s.b != nil {
+		// Redis adds to its destination one member at a time, converting it to a skiplist when
+		// the next member would not fit; a score added while it is a listpack is stored as an
+		// integer when it is one (double2ll), which makes -0 a 0 that the conversion keeps.
+		if s.viaListpack && (int64(s.n) > s.entries || int64(len(member)) > s.value) {
+			s.viaListpack = false
+		}
+		if s.viaListpack && score == 0 {
+			score = 0
+		}
 		if err := s.b.Add(member, score); err != nil {
 			s.err = err
 			return false

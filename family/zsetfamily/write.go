@@ -19,7 +19,8 @@ func zincrbyCommand(ctx *command.Ctx) { zaddGeneric(ctx, true) }
 
 // zaddGeneric is zaddGenericCommand: the options, every score (so that a bad one changes
 // nothing), the key (XX on a missing key does nothing; a new key is made for the pairs, as
-// zsetTypeCreate sizes it, and raises `new`), then one zsetAdd per pair. A NaN result stops
+// zsetTypeCreate sizes it, and raises `new`; an existing listpack is converted first when the
+// pairs would not fit, zsetTypeMaybeConvert), then one zsetAdd per pair. A NaN result stops
 // at that pair with its error, keeping what the pairs before it did. The event is `zadd`, or
 // `zincr` with INCR, when something was added or updated.
 func zaddGeneric(ctx *command.Ctx, incr bool) {
@@ -57,6 +58,9 @@ func zaddGeneric(ctx *command.Ctx, incr bool) {
 			return
 		}
 		ctx.NotifyNew(key)
+	} else if err := zsetval.MaybeConvert(a, rec, o.pairs, maxLen); err != nil {
+		ctx.W.Error(replyError(err))
+		return
 	}
 	flags := o.flags()
 	var added, updated, processed int

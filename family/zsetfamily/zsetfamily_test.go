@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kvserver/kvserver/object"
+	"github.com/kvserver/kvserver/zsetval"
 )
 
 // TestBasics: ZADD's flags and replies, ZINCRBY, ZSCORE, ZMSCORE, ZRANK WITHSCORE, ZCARD,
@@ -255,4 +256,51 @@ func TestRandomAndScan(t *testing.T) {
 	h.expect("*2\r\n$1\r\n0\r\n*0\r\n", "ZSCAN", "z", "0", "MATCH", "b*")
 	h.w.SetProto(3)
 	h.expect("*1\r\n*2\r\n$1\r\na\r\n,1.5\r\n", "ZRANDMEMBER", "z", "1", "WITHSCORES")
+}
+
+// TestEarlyConversion: Redis 7.2's ZADD converts a listpack before adding when its arguments
+// would not fit, even when nothing is added; the stand-in's member leaves no trace.
+func TestEarlyConversion(t *testing.T) {
+	h := newHarness(t)
+	h.do("ZADD", "z", "1", "a", "2", "b")
+	h.expect(":0\r\n", "ZADD", "z", "XX", "1", "0123456789012345678901234567890123456789012345678901234567890123456789")
+	if got := encodingOf(t, h, "z"); got != "skiplist" {
+		t.Errorf("long member, XX: %s", got)
+	}
+	h.expect("*4\r\n$1\r\na\r\n$1\r\n1\r\n$1\r\nb\r\n$1\r\n2\r\n", "ZRANGE", "z", "0", "-1", "WITHSCORES")
+	h.expectEvents("new z, zadd z")
+	args := []string{"ZADD", "y", "1", "a"}
+	h.do(args...)
+	for range 129 {
+		args = append(args, "1", "a")
+	}
+	h.expect(":0\r\n", args...)
+	if got := encodingOf(t, h, "y"); got != "skiplist" {
+		t.Errorf("129 pairs of one member: %s", got)
+	}
+	h.expect(":1\r\n", "ZCARD", "y")
+}
+
+// TestRangestoreNegativeZero: ZRANGESTORE adds to its destination one member at a time as
+// Redis does; members added while the destination is still a listpack have their -0 stored
+// as the integer 0, which the later conversion to a skiplist keeps.
+func TestRangestoreNegativeZero(t *testing.T) {
+	entries, value := zsetval.Limits()
+	zsetval.SetLimits(4, 4)
+	defer zsetval.SetLimits(entries, value)
+	h := newHarness(t)
+	h.do("ZADD", "src", "-0", "a", "-0", "b", "1", "longmember") // a skiplist at once (7.2)
+	h.expect("*6\r\n$1\r\na\r\n$2\r\n-0\r\n$1\r\nb\r\n$2\r\n-0\r\n$10\r\nlongmember\r\n$1\r\n1\r\n", "ZRANGE", "src", "0", "-1", "WITHSCORES")
+	h.expect(":3\r\n", "ZRANGESTORE", "dst", "src", "0", "-1")
+	h.expect("*6\r\n$1\r\na\r\n$1\r\n0\r\n$1\r\nb\r\n$1\r\n0\r\n$10\r\nlongmember\r\n$1\r\n1\r\n", "ZRANGE", "dst", "0", "-1", "WITHSCORES")
+	if got := encodingOf(t, h, "dst"); got != "skiplist" {
+		t.Errorf("dst: %s", got)
+	}
+	// Five members: Redis's destination is a skiplist from the start, and keeps -0.
+	h.do("ZADD", "src", "-0", "c", "-0", "d")
+	h.expect(":5\r\n", "ZRANGESTORE", "dst", "src", "0", "4")
+	h.expect("*4\r\n$1\r\na\r\n$2\r\n-0\r\n$1\r\nb\r\n$2\r\n-0\r\n", "ZRANGE", "dst", "0", "1", "WITHSCORES")
+	// Within the limits throughout: a listpack, all 0.
+	h.expect(":4\r\n", "ZRANGESTORE", "dst", "src", "0", "3")
+	h.expect("*4\r\n$1\r\na\r\n$1\r\n0\r\n$1\r\nb\r\n$1\r\n0\r\n", "ZRANGE", "dst", "0", "1", "WITHSCORES")
 }
