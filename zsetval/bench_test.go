@@ -122,3 +122,28 @@ func BenchmarkPop(b *testing.B) {
 		top++
 	}
 }
+
+// BenchmarkAddListpack changes scores in a 100-member listpack (ZADD of a known member:
+// delete the pair, insert it at its new place).
+func BenchmarkAddListpack(b *testing.B) {
+	a := alloc.MustNewArena(1 << 30)
+	b.Cleanup(a.Close)
+	rec, err := New(a, []byte("z"), 100, 17, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	members := make([][]byte, 100)
+	for i := range members {
+		members[i] = fmt.Appendf(nil, "member:%010d", i)
+		Add(a, rec, members[i], float64(i), 0)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		j := (i * 37) % 100
+		if _, _, err := Add(a, rec, members[j], float64(j)+float64(i%2)*0.5, 0); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
