@@ -19,10 +19,6 @@ import (
 // finds a member's score in O(1), the index ranks and ranges in O(log n). The record's root is
 // a header allocation of 8 bytes holding the table's root handle and the index's.
 
-// skiplistReady says whether the skiplist encoding exists: New, Add and Builder.Finish make
-// one past the limits.
-const skiplistReady = true
-
 // skiplistHeaderSize is the root allocation: the table's root, then the index's (uint32 each).
 const skiplistHeaderSize = 8
 
