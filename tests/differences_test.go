@@ -90,6 +90,8 @@ func digestMixesTTLValue() bool { return !targetRedis }
 //     BZPOPMAX or BZMPOP again, so it takes from its first non-empty key, and answers WRONGTYPE
 //     when an earlier key of its list became another type meanwhile; 7.0.15 pops from the key
 //     that became ready (TestZsetBlockingSeveralKeysReadyTogether, TestZsetBlockingWrongType).
+//     Their timeouts past LLONG_MAX ms (1e400, inf) are out of range in 7.2, negative in
+//     7.0.15, as the lists' are.
 //
 // redis-benchmark (tests/redis_benchmark_test.go): Debian's 7.0.15 tool runs the default list
 // up to MSET; 7.2's adds XADD, which kvserver (without streams) would answer with an error.

@@ -100,3 +100,38 @@ func TestRedisBenchmarkDefault(t *testing.T) {
 		}
 	}
 }
+
+// TestRedisBenchmarkZsetRandom runs redis-benchmark's ZADD and ZPOPMIN with -r: random members
+// and random scores written as 12 zero-padded digits ("000000000417"), which must parse as
+// integers. ZADD fills myzset with at most 1000 members and ZPOPMIN, as many requests, empties
+// it; no error reply may come.
+func TestRedisBenchmarkZsetRandom(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("redis-benchmark"); err != nil {
+		t.Skip("redis-benchmark is not installed (scripts/deps.sh)")
+	}
+	srv := startServer(t)
+	c := srv.RawConn(t)
+	if r := c.Do("ZADD", "probe:zset", "000000000417", "x"); r.Kind == '-' {
+		t.Skipf("ZADD: %s (issue 22)", r.Str)
+	}
+	if got := formatReply(c.Do("ZSCORE", "probe:zset", "x"), false); got != "\"417\"\n" {
+		t.Fatalf("ZSCORE of a zero-padded score: %s", got)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "redis-benchmark", "-h", "127.0.0.1", "-p", strconv.Itoa(srv.Port),
+		"-t", "zadd,zpopmin", "-r", "1000", "-n", "3000", "-q")
+	out, err := cmd.CombinedOutput()
+	if err != nil || strings.Contains(strings.ToLower(string(out)), "error") {
+		t.Fatalf("redis-benchmark: %v\n%s", err, out)
+	}
+	for _, test := range []string{"ZADD", "ZPOPMIN"} {
+		if !strings.Contains(string(out), test+": ") {
+			t.Errorf("no rate reported for %s:\n%s", test, out)
+		}
+	}
+	if got := formatReply(c.Do("EXISTS", "myzset"), false); got != "(integer) 0\n" {
+		t.Errorf("EXISTS myzset after as many ZPOPMINs as ZADDs: %s", got)
+	}
+}

@@ -143,3 +143,60 @@ func TestNotifyZsetServedWaiter(t *testing.T) {
 	}
 	blExpect(t, w, "BZMPOP", "1) \"q\"\n2) 1) 1) \"b\"\n      2) \"2\"\n")
 }
+
+// TestNotifyGeoEvents: the geo commands raise their sorted set's events (written from
+// redis-server 7.0.15's): GEOADD is a ZADD (zadd, after `new`), the STORE forms name
+// themselves (georadiusstore for GEORADIUS and GEORADIUSBYMEMBER, geosearchstore), an empty
+// result deletes the destination; reads of a missing key are keymiss. Skipped on a server
+// without GEOADD.
+func TestNotifyGeoEvents(t *testing.T) {
+	s := zsetServer(t)
+	if r := s.RawConn(t).Do("GEOADD"); r.Kind == '-' && strings.HasPrefix(r.Str, "ERR unknown command") {
+		t.Skip("GEOADD: " + r.Str)
+	}
+	c := s.Client(t)
+	sub := subscribeNotifications(t, s, c, "EAnm")
+	steps := []struct {
+		line []any
+		want string // events, ";"-separated
+	}{
+		{[]any{"geoadd", "g", "13.361389", "38.115556", "Palermo", "15.087269", "37.502669", "Catania"}, "new@0 g;zadd@0 g"},
+		{[]any{"geoadd", "g", "13.361389", "38.115556", "Palermo"}, ""},
+		{[]any{"geoadd", "g", "XX", "1", "1", "Palermo"}, "zadd@0 g"},
+		{[]any{"geoadd", "g", "NX", "1", "1", "Palermo"}, ""},
+		{[]any{"geoadd", "g", "CH", "13.361389", "38.115556", "Palermo", "2", "2", "Other"}, "zadd@0 g"},
+		{[]any{"geoadd", "g", "200", "100", "bad"}, ""},
+		{[]any{"geopos", "g", "Palermo"}, ""},
+		{[]any{"geopos", "nosuch", "Palermo"}, "keymiss@0 nosuch"},
+		{[]any{"geodist", "nosuch", "a", "b"}, "keymiss@0 nosuch"},
+		{[]any{"geohash", "nosuch", "a"}, "keymiss@0 nosuch"},
+		{[]any{"geodist", "g", "Palermo", "Catania"}, ""},
+		{[]any{"georadius", "g", "15", "37", "200", "km"}, ""},
+		{[]any{"georadius", "nosuch", "15", "37", "200", "km"}, "keymiss@0 nosuch"},
+		{[]any{"georadius", "g", "15", "37", "200", "km", "STORE", "dst"}, "new@0 dst;georadiusstore@0 dst"},
+		{[]any{"georadius", "g", "15", "37", "200", "km", "STOREDIST", "dst"}, "georadiusstore@0 dst"},
+		{[]any{"georadiusbymember", "g", "Palermo", "300", "km", "STORE", "dst"}, "georadiusstore@0 dst"},
+		{[]any{"georadius_ro", "g", "15", "37", "200", "km"}, ""},
+		{[]any{"georadiusbymember_ro", "nosuch", "Palermo", "100", "km"}, "keymiss@0 nosuch"},
+		{[]any{"geosearch", "g", "FROMLONLAT", "15", "37", "BYRADIUS", "200", "km"}, ""},
+		{[]any{"geosearch", "nosuch", "FROMLONLAT", "15", "37", "BYRADIUS", "200", "km"}, "keymiss@0 nosuch"},
+		{[]any{"geosearchstore", "dst2", "g", "FROMLONLAT", "15", "37", "BYRADIUS", "200", "km"}, "new@0 dst2;geosearchstore@0 dst2"},
+		{[]any{"geosearchstore", "dst2", "g", "FROMLONLAT", "15", "37", "BYRADIUS", "200", "km", "STOREDIST"}, "geosearchstore@0 dst2"},
+		{[]any{"geosearchstore", "dst2", "g", "FROMLONLAT", "100", "10", "BYRADIUS", "1", "km"}, "del@0 dst2"},
+		{[]any{"geosearchstore", "dst2", "g", "FROMLONLAT", "100", "10", "BYRADIUS", "1", "km"}, ""},
+		{[]any{"georadius", "g", "100", "10", "1", "km", "STORE", "dst"}, "del@0 dst"},
+		{[]any{"geosearchstore", "dst3", "nosuch", "FROMLONLAT", "15", "37", "BYRADIUS", "200", "km"}, "keymiss@0 nosuch"},
+		{[]any{"geosearchstore", "dst2", "g", "FROMLONLAT", "15", "37", "BYRADIUS", "200", "km"}, "new@0 dst2;geosearchstore@0 dst2"},
+		{[]any{"geosearchstore", "dst2", "nosuch", "FROMLONLAT", "15", "37", "BYRADIUS", "200", "km"}, "keymiss@0 nosuch;del@0 dst2"},
+		{[]any{"georadiusbymember", "g", "Palermo", "300", "km", "STORE", "dst"}, "new@0 dst;georadiusstore@0 dst"},
+		{[]any{"georadiusbymember", "nosuch", "Palermo", "300", "km", "STORE", "dst"}, "keymiss@0 nosuch;del@0 dst"},
+		{[]any{"zrem", "g", "Other"}, "zrem@0 g"},
+		{[]any{"flushdb"}, ""},
+	}
+	for _, st := range steps {
+		got := strings.Join(doMarked(t, c, sub, st.line...), ";")
+		if got != st.want {
+			t.Errorf("%v:\n got %s\nwant %s", st.line, got, st.want)
+		}
+	}
+}
