@@ -122,3 +122,56 @@ func BenchmarkPop(b *testing.B) {
 		top++
 	}
 }
+
+// BenchmarkAddListpack changes scores in a 100-member listpack (ZADD of a known member:
+// delete the pair, insert it at its new place).
+func BenchmarkAddListpack(b *testing.B) {
+	a := alloc.MustNewArena(1 << 30)
+	b.Cleanup(a.Close)
+	rec, err := New(a, []byte("z"), 100, 17, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	members := make([][]byte, 100)
+	for i := range members {
+		members[i] = fmt.Appendf(nil, "member:%010d", i)
+		Add(a, rec, members[i], float64(i), 0)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		j := (i * 37) % 100
+		if _, _, err := Add(a, rec, members[j], float64(j)+float64(i%2)*0.5, 0); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+// BenchmarkBuilder builds a 1,000,000-member set from members in descending order (as Redis's
+// RDB writes a skiplist: from the highest), per member.
+func BenchmarkBuilder(b *testing.B) {
+	members := make([][]byte, benchSize)
+	for i := range members {
+		members[i] = fmt.Appendf(nil, "member:%010d", i)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		a := alloc.MustNewArena(1 << 32)
+		b.StartTimer()
+		bl := NewBuilder(a, []byte("z"), benchSize, 17, 0)
+		for i := benchSize - 1; i >= 0; i-- {
+			if err := bl.Add(members[i], float64(i)); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if _, err := bl.Finish(); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		a.Close()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*benchSize), "ns/member")
+}

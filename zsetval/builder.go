@@ -38,6 +38,7 @@ type Builder struct {
 
 	sizeHint int
 	big      alloc.Handle   // the skiplist's root once spilled, its index still empty
+	bz       skiplist       // its view: the Builder alone changes the set until Finish
 	hs       []alloc.Handle // the spilled entries, in the order given
 }
 
@@ -89,6 +90,7 @@ func (b *Builder) spill() error {
 		return err
 	}
 	b.big = root
+	b.bz = openSkiplist(b.a, root)
 	b.hs = make([]alloc.Handle, 0, max(min(b.sizeHint, 1<<20), 2*len(b.items)))
 	for i := range b.items {
 		it := &b.items[i]
@@ -102,7 +104,7 @@ func (b *Builder) spill() error {
 
 // addEntry adds a member to the spilled table.
 func (b *Builder) addEntry(member []byte, score float64) error {
-	z := openSkiplist(b.a, b.big)
+	z := &b.bz
 	hash := htable.Hash(member)
 	if _, dup := z.t.Find(member, hash); dup {
 		return ErrDuplicate
@@ -191,27 +193,37 @@ func (b *Builder) Finish() (alloc.Handle, error) {
 	if b.big == 0 {
 		return b.finishSmall()
 	}
-	z := openSkiplist(b.a, b.big)
+	z := &b.bz
 	a := b.a
-	slices.SortFunc(b.hs, func(x, y alloc.Handle) int {
+	cmpEntries := func(x, y alloc.Handle) int {
 		sx, mx := entryOf(a, x)
 		sy, my := entryOf(a, y)
 		if c := cmp.Compare(sx, sy); c != 0 {
 			return c
 		}
 		return bytes.Compare(mx, my)
-	})
+	}
+	// Members often come in order: ascending, or descending as Redis's RDB writes a skiplist
+	// (from the highest). One pass sees it, and spares the sort its reads of every entry.
+	switch {
+	case slices.IsSortedFunc(b.hs, cmpEntries):
+	case slices.IsSortedFunc(b.hs, func(x, y alloc.Handle) int { return cmpEntries(y, x) }):
+		slices.Reverse(b.hs)
+	default:
+		slices.SortFunc(b.hs, cmpEntries)
+	}
 	for _, h := range b.hs {
 		s, m := entryOf(a, h)
 		if err := z.ix.Append(s, m, h); err != nil {
 			return 0, object.ErrOOM
 		}
 	}
+	z.endLoad()
 	rec, err := object.NewCollection(a, b.key, object.TypeZSet, object.EncSkiplist, b.big, b.expireMs)
 	if err != nil {
 		return 0, err
 	}
-	b.big, b.hs = 0, nil // the record's now
+	b.big, b.bz, b.hs = 0, skiplist{}, nil // the record's now
 	checkZset(a, rec)
 	return rec, nil
 }
@@ -275,7 +287,7 @@ func (b *Builder) sort() {
 func (b *Builder) Abort() {
 	if b.big != 0 {
 		freeSkiplist(b.a, b.big)
-		b.big = 0
+		b.big, b.bz = 0, skiplist{}
 	}
 	b.raw, b.mem, b.items, b.hs = nil, nil, nil, nil
 }

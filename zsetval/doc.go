@@ -28,7 +28,8 @@
 //
 // A set is created as zsetTypeCreate chooses (New: a listpack for at most
 // zset-max-listpack-entries (128) members of at most zset-max-listpack-value (64) bytes), and a
-// listpack becomes a skiplist before an Add that would pass either limit. A skiplist never
+// listpack becomes a skiplist before an Add that would pass either limit, or before a ZADD
+// whose arguments could not fit (MaybeConvert: zsetTypeMaybeConvert). A skiplist never
 // becomes a listpack again, except through a Builder (zsetConvertToListpackIfNeeded: the
 // results of ZUNIONSTORE, ZRANGESTORE… and RDB loads).
 //
@@ -52,7 +53,8 @@
 // shared 2-core machine at a load average of 8, so upper bounds): Add of a new member 2.2–4.7
 // µs, a score update 3.7–4.7 µs, Score 1.1–1.3 µs, Rank 3.7–6.5 µs, ten members by rank from
 // the middle 0.6–0.8 µs, Pop of the lowest (with an Add back at the top) 1.9–2.4 µs; no Go
-// allocation in any.
+// allocation in any. A Builder makes the set from 1,000,000 members given from the highest (an
+// RDB load) in about 0.8 µs a member.
 //
 // # Validity
 //

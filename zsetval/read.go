@@ -88,12 +88,16 @@ func RangeByRank(a *alloc.Arena, rec alloc.Handle, start, stop int, reverse bool
 
 // RangeByScore calls fn with the members whose score is in r, from the lowest (from the
 // highest when reverse), skipping the first offset of them and stopping after limit (all when
-// limit < 0): ZRANGEBYSCORE, ZREVRANGEBYSCORE, ZRANGE BYSCORE.
+// limit < 0): ZRANGEBYSCORE, ZREVRANGEBYSCORE, ZRANGE BYSCORE. A negative offset gives nothing
+// (Redis's skipping loop never ends before the set does).
 func RangeByScore(a *alloc.Arena, rec alloc.Handle, r ScoreRange, reverse bool, offset, limit int, scratch []byte, fn func(member []byte, score float64) bool) {
 	enc, root := object.Root(a, rec)
 	if enc != object.EncListpack {
 		z := openSkiplist(a, root)
 		z.rangeByScore(&r, reverse, offset, limit, fn)
+		return
+	}
+	if offset < 0 {
 		return
 	}
 	lp := listpack.FromHandle(root).Bytes(a)
@@ -130,6 +134,9 @@ func RangeByLex(a *alloc.Arena, rec alloc.Handle, r LexRange, reverse bool, offs
 	if enc != object.EncListpack {
 		z := openSkiplist(a, root)
 		z.rangeByLex(&r, reverse, offset, limit, fn)
+		return
+	}
+	if offset < 0 {
 		return
 	}
 	lp := listpack.FromHandle(root).Bytes(a)

@@ -19,10 +19,6 @@ import (
 // finds a member's score in O(1), the index ranks and ranges in O(log n). The record's root is
 // a header allocation of 8 bytes holding the table's root handle and the index's.
 
-// skiplistReady says whether the skiplist encoding exists: New, Add and Builder.Finish make
-// one past the limits.
-const skiplistReady = true
-
 // skiplistHeaderSize is the root allocation: the table's root, then the index's (uint32 each).
 const skiplistHeaderSize = 8
 
@@ -49,8 +45,8 @@ func openSkiplist(a *alloc.Arena, root alloc.Handle) skiplist {
 	return skiplist{a: a, root: root, t: htable.Open(a, memberOf, troot), ix: zindex.Open(a, iroot, entryOf)}
 }
 
-// createSkiplist makes an empty skiplist set whose table is sized for sizeHint members and
-// returns its root; object.ErrOOM without memory.
+// createSkiplist makes an empty skiplist set whose table is sized for sizeHint members (a
+// bulk load, ended by endLoad) and returns its root; object.ErrOOM without memory.
 func createSkiplist(a *alloc.Arena, sizeHint int) (alloc.Handle, error) {
 	troot, err := htable.Create(a)
 	if err != nil {
@@ -73,12 +69,17 @@ func createSkiplist(a *alloc.Arena, sizeHint int) (alloc.Handle, error) {
 	binary.LittleEndian.PutUint32(b, uint32(troot))
 	binary.LittleEndian.PutUint32(b[4:], uint32(iroot))
 	if sizeHint > 0 {
+		// Sized for a bulk load, and kept from shrinking (the first inserts into a big empty
+		// array would shrink it) until the loader's endLoad.
 		t := htable.Open(a, memberOf, troot)
 		t.ExpandForLoad(uint64(sizeHint))
-		t.EndLoad()
 	}
 	return root, nil
 }
+
+// endLoad ends a bulk load begun by createSkiplist with a size hint: the table may shrink
+// again.
+func (z *skiplist) endLoad() { z.t.EndLoad() }
 
 // skiplistFromSorted makes a skiplist set of the n pairs at(0)…at(n-1), which are in order
 // and unique, and returns its root; on error nothing is left in the arena.
@@ -95,6 +96,7 @@ func skiplistFromSorted(a *alloc.Arena, n int, at func(i int) ([]byte, float64))
 			return 0, err
 		}
 	}
+	z.endLoad()
 	return root, nil
 }
 
@@ -133,6 +135,7 @@ func skiplistFromListpack(a *alloc.Arena, lp []byte, capHint int) (alloc.Handle,
 		freeSkiplist(a, root)
 		return 0, err
 	}
+	z.endLoad()
 	return root, nil
 }
 
@@ -529,6 +532,7 @@ func (z *skiplist) copyTo(dst *alloc.Arena) (alloc.Handle, error) {
 		freeSkiplist(dst, root)
 		return 0, err
 	}
+	d.endLoad()
 	return root, nil
 }
 

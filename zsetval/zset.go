@@ -10,11 +10,10 @@ import (
 
 // New makes the record of key holding an empty sorted set, with expire expireMs (unix ms, 0 for
 // none), encoded as zsetTypeCreate chooses for sizeHint members of at most maxElemLen bytes:
-// a listpack within zset-max-listpack-entries and zset-max-listpack-value, else a skiplist
-// sized for sizeHint. The caller inserts it into the keyspace. Without memory it returns
-// object.ErrOOM.
+// a listpack within zset-max-listpack-entries and zset-max-listpack-value, else a skiplist.
+// The caller inserts it into the keyspace. Without memory it returns object.ErrOOM.
 func New(a *alloc.Arena, key []byte, sizeHint, maxElemLen int, expireMs int64) (alloc.Handle, error) {
-	if !skiplistReady || (sizeHint <= maxEntries() && maxElemLen <= maxValue()) {
+	if sizeHint <= maxEntries() && maxElemLen <= maxValue() {
 		lp := listpack.New(a)
 		if lp.IsNil() {
 			return 0, object.ErrOOM
@@ -26,7 +25,8 @@ func New(a *alloc.Arena, key []byte, sizeHint, maxElemLen int, expireMs int64) (
 		}
 		return rec, nil
 	}
-	root, err := createSkiplist(a, sizeHint)
+	// The table is not presized for sizeHint: Adds one by one would shrink it back at once.
+	root, err := createSkiplist(a, 0)
 	if err != nil {
 		return 0, err
 	}

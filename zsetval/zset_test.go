@@ -215,7 +215,7 @@ func checkReads(t *testing.T, a *alloc.Arena, rec alloc.Handle, want []pair) {
 				if c := CountByScore(a, rec, r); c != len(in) {
 					t.Fatalf("CountByScore(%+v) = %d want %d", r, c, len(in))
 				}
-				for _, ol := range [][2]int{{0, -1}, {1, 2}, {0, 0}, {2, -1}} {
+				for _, ol := range [][2]int{{0, -1}, {1, 2}, {0, 0}, {2, -1}, {-1, -1}} {
 					var got []pair
 					RangeByScore(a, rec, r, false, ol[0], ol[1], nil, collect(&got))
 					if exp := window(in, ol[0], ol[1]); !slices.Equal(got, exp) {
@@ -236,7 +236,7 @@ func checkReads(t *testing.T, a *alloc.Arena, rec alloc.Handle, want []pair) {
 
 // window is offset, limit applied to in.
 func window(in []pair, offset, limit int) []pair {
-	if offset >= len(in) {
+	if offset < 0 || offset >= len(in) {
 		return nil
 	}
 	in = in[offset:]
@@ -275,7 +275,7 @@ func testLex(t *testing.T) {
 			if c := CountByLex(a, rec, r); c != len(in) {
 				t.Fatalf("CountByLex(%s %s) = %d want %d", lo, hi, c, len(in))
 			}
-			for _, ol := range [][2]int{{0, -1}, {1, 2}, {3, -1}} {
+			for _, ol := range [][2]int{{0, -1}, {1, 2}, {3, -1}, {-2, 1}} {
 				var got []pair
 				RangeByLex(a, rec, r, false, ol[0], ol[1], nil, collect(&got))
 				if exp := window(in, ol[0], ol[1]); !slices.Equal(got, exp) {

@@ -73,7 +73,7 @@ func zrandmemberCommand(ctx *command.Ctx) {
 	}
 	w := ctx.W
 	w.Array(int(n))
-	zsetval.RandomMembers(a, rec, l, ctx.Scratch[:0], func(member []byte, score float64) {
+	emit := func(member []byte, score float64) bool {
 		if withScores && resp3 {
 			w.Array(2)
 		}
@@ -81,5 +81,13 @@ func zrandmemberCommand(ctx *command.Ctx) {
 		if withScores {
 			w.Double(score)
 		}
-	})
+		return true
+	}
+	if size := zsetval.Len(a, rec); l >= int64(size) {
+		// CASE 2 of zrandmemberWithCountCommand: the whole set, in the order Redis's set
+		// iterator walks it (zuiNext: from the highest score down).
+		zsetval.RangeByRank(a, rec, 0, size-1, true, ctx.Scratch[:0], emit)
+		return
+	}
+	zsetval.RandomMembers(a, rec, l, ctx.Scratch[:0], func(member []byte, score float64) { emit(member, score) })
 }
