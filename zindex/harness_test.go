@@ -69,7 +69,7 @@ func newHarness(t testing.TB) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &harness{t: t, a: a, root: root, check: invariantsOn, score: map[string]float64{}}
+	return &harness{t: t, a: a, root: root, check: invariantsOn && !raceEnabled, score: map[string]float64{}}
 }
 
 func (th *harness) ix() Index { return Open(th.a, th.root, readEntry) }
