@@ -1,13 +1,10 @@
 package persist
 
 import (
-	"cmp"
 	"encoding/binary"
 	"errors"
-	"hash/maphash"
 	"io"
 	"math"
-	"slices"
 
 	"github.com/kvserver/kvserver/alloc"
 	"github.com/kvserver/kvserver/object"
@@ -23,73 +20,56 @@ import (
 // built by zsetval.Builder, which makes the conversions of Redis's loader: a listpack over
 // zset-max-listpack-entries becomes a skiplist, a type-5 set within both limits a listpack.
 
-// zsetKey is the 128-bit hash of a member that zsetBuilder compares.
-type zsetKey struct{ h1, h2 uint64 }
-
-// zsetSeeds are the seeds of the two halves of a zsetKey.
-var zsetSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
-
-// zsetHash hashes a member for the duplicate check (a variable: tests make it collide).
-var zsetHash = func(m []byte) zsetKey {
-	return zsetKey{maphash.Bytes(zsetSeeds[0], m), maphash.Bytes(zsetSeeds[1], m)}
-}
-
-// zsetBuilder makes a sorted-set record from the pairs of a type-5 or type-3 value:
-// zsetval.Builder, which wants distinct members, behind the check Redis's loader makes with its
-// dict ("Duplicate zset fields detected"). Each member's 128-bit hash is kept, 16 bytes a member
-// for the length of one value's load (a Go map would take a string and an entry each), sorted
-// and compared at the end: two members with equal hashes are taken for one member twice, wrongly
-// with a probability below 2^-70 for a set of 10^8 members.
+// zsetBuilder makes a sorted-set record from the pairs of a type-5 or type-3 value through
+// zsetval.Builder, which finds a member given twice as Redis's loader does with its dict
+// ("Duplicate zset fields detected"). Past the listpack limits the Builder puts the members in
+// the arena as they come, so add, finish and abort run under the shard's lock.
 type zsetBuilder struct {
-	b    *zsetval.Builder
-	keys []zsetKey
+	b *zsetval.Builder
+	n int // pairs added
 }
 
 // newZSetBuilder starts the sorted set of key with about n members (a hint from the input,
-// bounded) and expire expireMs (unix ms, 0 for none). Nothing is in the arena before finish.
+// bounded) and expire expireMs (unix ms, 0 for none).
 func newZSetBuilder(a *alloc.Arena, key []byte, n uint64, expireMs int64) *zsetBuilder {
-	hint := int(min(n, maxSizeHint))
-	return &zsetBuilder{b: zsetval.NewBuilder(a, key, hint, 0, expireMs), keys: make([]zsetKey, 0, min(hint, 1<<16))}
+	return &zsetBuilder{b: zsetval.NewBuilder(a, key, int(min(n, maxSizeHint)), 0, expireMs)}
 }
 
-// add adds a member and its score (not NaN: package rdb refuses it).
+// add adds a member and its score (not NaN: package rdb refuses it): a member twice is
+// ErrDuplicateElement, a full arena object.ErrOOM.
 func (z *zsetBuilder) add(m []byte, score float64) error {
-	z.keys = append(z.keys, zsetHash(m))
-	return z.b.Add(m, score)
+	z.n++
+	return zsetErr(z.b.Add(m, score))
 }
 
-// finish makes the record (under the shard's lock: it allocates in the arena): a member twice
-// is ErrDuplicateElement, no member at all rdb.ErrDumpData, a full arena object.ErrOOM; on
-// error nothing is left allocated.
+// finish makes the record: a member twice is ErrDuplicateElement, no member at all
+// rdb.ErrDumpData, a full arena object.ErrOOM; on error nothing is left allocated.
 func (z *zsetBuilder) finish() (alloc.Handle, error) {
 	defer z.abort()
-	if len(z.keys) == 0 {
+	if z.n == 0 {
 		return 0, rdb.ErrDumpData
 	}
-	slices.SortFunc(z.keys, func(x, y zsetKey) int {
-		if c := cmp.Compare(x.h1, y.h1); c != 0 {
-			return c
-		}
-		return cmp.Compare(x.h2, y.h2)
-	})
-	for i := 1; i < len(z.keys); i++ {
-		if z.keys[i] == z.keys[i-1] {
-			return 0, ErrDuplicateElement
-		}
-	}
 	h, err := z.b.Finish()
-	if err != nil {
-		return 0, object.ErrOOM
-	}
-	return h, nil
+	return h, zsetErr(err)
 }
 
-// abort drops what was added (nothing of it is in the arena).
+// abort frees what was built so far.
 func (z *zsetBuilder) abort() {
 	if z.b != nil {
 		z.b.Abort()
-		z.b, z.keys = nil, nil
+		z.b = nil
 	}
+}
+
+// zsetErr words zsetval.Builder's errors as this package's: ErrDuplicateElement, object.ErrOOM.
+func zsetErr(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, zsetval.ErrDuplicate):
+		return ErrDuplicateElement
+	}
+	return object.ErrOOM
 }
 
 // newZSetListpackRecord makes the record of key from lp, a sorted set's listpack package rdb
@@ -98,13 +78,10 @@ func newZSetListpackRecord(a *alloc.Arena, key, lp []byte, expireMs int64) (allo
 	b := zsetval.NewBuilder(a, key, 0, 0, expireMs)
 	if err := b.AppendListpack(lp); err != nil {
 		b.Abort()
-		return 0, object.ErrOOM
+		return 0, zsetErr(err)
 	}
 	h, err := b.Finish()
-	if err != nil {
-		return 0, object.ErrOOM
-	}
-	return h, nil
+	return h, zsetErr(err)
 }
 
 // newZSetRecord makes a sorted-set record from the pairs (rdb.TypeZSet2) d reads, for
@@ -121,11 +98,14 @@ func newZSetRecord(a *alloc.Arena, key []byte, d *rdb.Decoder, ent rdb.Entry, ex
 		}
 		if err != nil {
 			z.abort()
-			return 0, rdb.ErrDumpData
+			if err != object.ErrOOM {
+				err = rdb.ErrDumpData
+			}
+			return 0, err
 		}
 	}
 	h, err := z.finish()
-	if errors.Is(err, ErrDuplicateElement) {
+	if err != nil && err != object.ErrOOM {
 		err = rdb.ErrDumpData
 	}
 	return h, err
