@@ -175,7 +175,7 @@ func TestZSetWrittenHighestFirst(t *testing.T) {
 
 // Redis's conversions on load: a type-5 set within the limits is a listpack, past either a
 // skiplist; a type-17 listpack over the entry limit a skiplist (a long member alone keeps it a
-// listpack, as Redis checks only the count there); types 3 and 12 read.
+// listpack, as Redis checks only the count there); types 3 and 12 read (12 converted as 17).
 func TestLoadZSetConverts(t *testing.T) {
 	long := strings.Repeat("x", 65)
 	var lp200 []string
@@ -185,6 +185,11 @@ func TestLoadZSetConverts(t *testing.T) {
 	big := zpairsN("m", 200)
 	slices.SortFunc(big, func(x, y zp) int { return -strings.Compare(fmt.Sprint(x.s, x.m), fmt.Sprint(y.s, y.m)) })
 	type3 := []byte{rdb.TypeZSet, 2, 'z', '3', 2, 1, 'a', 3, '1', '.', '5', 1, 'b', 254}
+	type12 := func(key string, elems ...string) []byte {
+		b := rdb.AppendBlob(nil, rdb.Entry{Key: []byte(key), ExpireMs: -1, Idle: -1, Freq: -1}, rdb.TypeZSetListpack, ziplistOf(elems...), false)
+		b[0] = rdb.TypeZSetZiplist
+		return b
+	}
 	data := rdbFile(
 		zsetEntry5("z5", 2, zp{"b", 2}, zp{"a", 1}),
 		zsetEntry5("z5long", 2, zp{long, 2}, zp{"a", 1}),
@@ -193,6 +198,8 @@ func TestLoadZSetConverts(t *testing.T) {
 		zsetEntry17("z17long", "a", "1", long, "2"),
 		zsetEntry17("z17big", lp200...),
 		type3,
+		type12("z12", "a", "1", "b", "2.5"),
+		type12("z12big", lp200...),
 	)
 	ks := newKS(t)
 	if _, err := Load(ks, bytes.NewReader(data), LoadOptions{}); err != nil {
@@ -203,7 +210,7 @@ func TestLoadZSetConverts(t *testing.T) {
 		sl = "zset/listpack"
 	}
 	want := map[string]string{"z5": "zset/listpack", "z5long": sl, "z5big": sl, "z17": "zset/listpack",
-		"z17long": "zset/listpack", "z17big": sl, "z3": "zset/listpack"}
+		"z17long": "zset/listpack", "z17big": sl, "z3": "zset/listpack", "z12": "zset/listpack", "z12big": sl}
 	got := map[string]string{}
 	for _, d := range describe(ks) {
 		f := strings.Fields(d)
@@ -211,7 +218,7 @@ func TestLoadZSetConverts(t *testing.T) {
 		if f[1] == "z3" && !strings.HasSuffix(d, "a=1.5,b=+Inf") {
 			t.Errorf("type 3: %s", d)
 		}
-		if f[1] == "z5" && !strings.HasSuffix(d, "a=1,b=2") {
+		if (f[1] == "z5" || f[1] == "z12") && !strings.HasSuffix(d, map[string]string{"z5": "a=1,b=2", "z12": "a=1,b=2.5"}[f[1]]) {
 			t.Errorf("type 5: %s", d)
 		}
 	}
