@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/kvserver/kvserver/alloc"
@@ -346,6 +349,105 @@ func TestRestoreZSet(t *testing.T) {
 		}
 		if used := a.Used(); used != base {
 			t.Errorf("%s: %d bytes left", name, used-base)
+		}
+	}
+}
+
+// A snapshot taken while sorted sets change (members added and removed across the listpack ↔
+// skiplist conversions) holds every sorted set as it was at the instant.
+func TestSnapshotZSetsUnderWrites(t *testing.T) {
+	ks := newKS(t)
+	const keys = 300
+	for i := range keys {
+		putZSet(t, ks, 0, fmt.Sprint("z", i), 0, zpairsN("gen0-member-", 1+i*7%400)...)
+	}
+	want := describe(ks)
+	sn := StartSnapshot(ks, SnapshotOptions{Checksum: true, Workers: 2})
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	for w := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n, i := 0, w; !stop.Load(); n, i = n+1, (i+2)%keys {
+				key := []byte(fmt.Sprint("z", i))
+				s := ks.Shard(ks.ShardFor(key))
+				s.Lock()
+				if h, ok := s.LookupFlagsLocked(0, key, keyspace.LookupForWrite); ok {
+					_, _, err := zsetval.Add(s.Arena(), h, fmt.Appendf(nil, "new-%d-%s", n, strings.Repeat("x", n%80)), float64(n%50), 0)
+					if err == nil && zsetval.Len(s.Arena(), h) > 1 {
+						zsetval.Pop(s.Arena(), h, false, 1, nil, func([]byte, float64) {})
+					}
+					if err != nil {
+						t.Error(err)
+					}
+					s.UpdateLocked(0, key, h, h)
+				}
+				s.Unlock()
+			}
+		}()
+	}
+	var buf bytes.Buffer
+	_, err := sn.Encode(&buf)
+	stop.Store(true)
+	wg.Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := newKS(t)
+	if _, err := Load(dst, bytes.NewReader(buf.Bytes()), LoadOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	got := describe(dst)
+	for i := range min(len(got), len(want)) {
+		if got[i] != want[i] {
+			t.Fatalf("the file has %.120s, the instant had %.120s", got[i], want[i])
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("the file has %d keys, the instant %d", len(got), len(want))
+	}
+}
+
+// BenchmarkLoadBigZSet loads a file of one sorted set of 1,000,000 members member:%010d with
+// score i (type 5, highest first, as Redis writes it): the shape.
+func BenchmarkLoadBigZSet(b *testing.B) {
+	const n = 1000000
+	pairs := make([]zp, n)
+	for i := range pairs {
+		pairs[n-1-i] = zp{fmt.Sprintf("member:%010d", i), float64(i)}
+	}
+	data := rdbFile(zsetEntry5("bigzset", n, pairs...))
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		ks := newKS(b)
+		b.StartTimer()
+		if _, err := Load(ks, bytes.NewReader(data), LoadOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		ks.Close()
+		b.StartTimer()
+	}
+}
+
+// BenchmarkSaveBigZSet writes a snapshot of that sorted set (type 5, from the highest score).
+func BenchmarkSaveBigZSet(b *testing.B) {
+	const n = 1000000
+	ks := newKS(b)
+	pairs := make([]zp, n)
+	for i := range pairs {
+		pairs[i] = zp{fmt.Sprintf("member:%010d", i), float64(i)}
+	}
+	if _, err := Load(ks, bytes.NewReader(rdbFile(zsetEntry5("bigzset", n, pairs...))), LoadOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := WriteSnapshot(ks, io.Discard, SnapshotOptions{Compress: true, Checksum: true}); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
