@@ -95,16 +95,15 @@ func (c *checker) node(h alloc.Handle, lv int, root, last bool) (int, error) {
 	for i := range int(in.n) {
 		kid := in.kids[i]
 		var first alloc.Handle
+		var firstKey uint32
 		if lv+1 == int(ix.hdr.height) {
-			first = ix.leaf(kid).hs[0]
+			first, firstKey = ix.leaf(kid).hs[0], ix.leaf(kid).keys[0]
 		} else {
-			first = ix.inner(kid).sepH[0]
+			first, firstKey = ix.inner(kid).sepH[0], ix.inner(kid).keys[0]
 		}
-		if in.sepH[i] != first {
-			return 0, fmt.Errorf("zindex: separator %d of node %d is entry %d, its child starts with %d", i, h, in.sepH[i], first)
-		}
-		if s, _ := ix.entry(ix.a, first); s != in.sepScore[i] && !(s == 0 && in.sepScore[i] == 0) {
-			return 0, fmt.Errorf("zindex: separator %d of node %d has score %v, its entry %v", i, h, in.sepScore[i], s)
+		if in.sepH[i] != first || in.keys[i] != firstKey {
+			return 0, fmt.Errorf("zindex: separator %d of node %d is entry %d key %#x, its child starts with %d key %#x",
+				i, h, in.sepH[i], in.keys[i], first, firstKey)
 		}
 		n, err := c.node(kid, lv+1, false, last && i == int(in.n)-1)
 		if err != nil {

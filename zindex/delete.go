@@ -33,34 +33,47 @@ func (ix Index) Delete(score float64, member []byte) (alloc.Handle, bool) {
 		return 0, false
 	}
 	p.idx[height] = pos - 1
-	return ix.deleteAt(&p), true
+	h := ix.leaf(p.nodes[height]).hs[pos-1]
+	ix.deleteRun(&p, 1)
+	return h, true
 }
 
-// DeleteRange removes the entries of ranks start to stop (0 ≤ start ≤ stop < Len), calling fn
-// on each, in order, once it is out of the index (fn frees it; it must not use the index).
+// DeleteRange removes the entries of ranks start to stop (normally 0 ≤ start ≤ stop < Len; a
+// range reaching out of the index is cut to it), calling fn (when not nil) on each, in order,
+// once it is out of the index (fn frees it; it must not use the index).
 func (ix Index) DeleteRange(start, stop int, fn func(h alloc.Handle)) {
-	if start < 0 || stop >= ix.Len() || start > stop {
-		panic("zindex: DeleteRange out of range")
+	start, stop = max(start, 0), min(stop, ix.Len()-1)
+	if start > stop {
+		return
 	}
+	// A leaf's run at a time: one descent and one rebalancing per leaf passed.
 	var p path
-	for k := stop - start + 1; k > 0; k-- {
+	var run [leafCap]alloc.Handle
+	for k := stop - start + 1; k > 0; {
 		ix.seek(start, &p)
-		h := ix.deleteAt(&p)
+		l := ix.leaf(p.nodes[ix.hdr.height])
+		pos := p.idx[ix.hdr.height]
+		m := min(k, int(l.n)-pos)
+		copy(run[:m], l.hs[pos:pos+m])
+		ix.deleteRun(&p, m)
+		k -= m
 		if fn != nil {
-			fn(h)
+			for _, h := range run[:m] {
+				fn(h)
+			}
 		}
 	}
 }
 
-// childMin is the first entry under node h of level lv (which is not empty).
-func (ix Index) childMin(h alloc.Handle, lv int) (float64, alloc.Handle) {
+// childMin is the first entry under node h of level lv (which is not empty): its score key
+// and its handle.
+func (ix Index) childMin(h alloc.Handle, lv int) (uint32, alloc.Handle) {
 	if lv == int(ix.hdr.height) {
-		e := ix.leaf(h).hs[0]
-		s, _ := ix.entry(ix.a, e)
-		return s, e
+		l := ix.leaf(h)
+		return l.keys[0], l.hs[0]
 	}
 	in := ix.inner(h)
-	return in.sepScore[0], in.sepH[0]
+	return in.keys[0], in.sepH[0]
 }
 
 // nodeLen is the number of slots used in node h of level lv.
@@ -71,27 +84,26 @@ func (ix Index) nodeLen(h alloc.Handle, lv int) int {
 	return int(ix.inner(h).n)
 }
 
-// deleteAt removes the entry p leads to and returns it, rebalancing underfull nodes on the
-// way up: a node below the minimum fill merges with a sibling when both fit in one node,
-// otherwise takes entries from it so that both are at least half full.
-func (ix Index) deleteAt(p *path) alloc.Handle {
+// deleteRun removes the m entries from the one p leads to on in its leaf, rebalancing
+// underfull nodes on the way up: a node below the minimum fill merges with a sibling when both
+// fit in one node, otherwise takes entries from it so that both are at least half full.
+func (ix Index) deleteRun(p *path, m int) {
 	height := int(ix.hdr.height)
 	l := ix.leaf(p.nodes[height])
 	pos := p.idx[height]
-	h := l.hs[pos]
-	l.removeAt(pos)
-	ix.hdr.count--
+	l.removeRun(pos, m)
+	ix.hdr.count -= uint32(m)
 	// minChanged: the first entry of the node at level lv+1 changed (and it is not empty), so
 	// its separator in the level above must follow.
 	minChanged := pos == 0 && l.n > 0
 	for lv := height - 1; lv >= 0; lv-- {
 		in := ix.inner(p.nodes[lv])
 		i := p.idx[lv]
-		in.counts[i]--
+		in.counts[i] -= uint32(m)
 		child := in.kids[i]
 		next := false
 		if minChanged {
-			in.sepScore[i], in.sepH[i] = ix.childMin(child, lv+1)
+			in.keys[i], in.sepH[i] = ix.childMin(child, lv+1)
 			next = i == 0
 		}
 		minFill := innerMin
@@ -131,7 +143,6 @@ func (ix Index) deleteAt(p *path) alloc.Handle {
 		}
 		break
 	}
-	return h
 }
 
 // rebalance fixes child i of in (at level lv), which is below the minimum fill, with a
@@ -165,7 +176,7 @@ func (ix Index) rebalance(in *inner, i, lv int) (firstChanged bool) {
 		}
 		in.counts[j] += in.counts[j+1]
 		if ln == 0 {
-			in.sepScore[j], in.sepH[j] = in.sepScore[j+1], in.sepH[j+1]
+			in.keys[j], in.sepH[j] = in.keys[j+1], in.sepH[j+1]
 		}
 		in.removeKid(j + 1)
 		ix.freeNode(rh, lv)
@@ -196,7 +207,7 @@ func (ix Index) rebalance(in *inner, i, lv int) (firstChanged bool) {
 	// moved entries went from the right node to the left one (negative: the other way).
 	in.counts[j] = uint32(int(in.counts[j]) + moved)
 	in.counts[j+1] = uint32(int(in.counts[j+1]) - moved)
-	in.sepScore[j+1], in.sepH[j+1] = ix.childMin(rh, lv)
+	in.keys[j+1], in.sepH[j+1] = ix.childMin(rh, lv)
 	return false
 }
 

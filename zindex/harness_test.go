@@ -58,8 +58,8 @@ type harness struct {
 	a     *alloc.Arena
 	root  alloc.Handle
 	model []ent
-	check bool // Check after every operation
-	byM   map[string]int
+	check bool               // Check after every operation
+	score map[string]float64 // the model's members and their scores
 }
 
 func newHarness(t testing.TB) *harness {
@@ -69,7 +69,7 @@ func newHarness(t testing.TB) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &harness{t: t, a: a, root: root, check: invariantsOn}
+	return &harness{t: t, a: a, root: root, check: invariantsOn, score: map[string]float64{}}
 }
 
 func (th *harness) ix() Index { return Open(th.a, th.root, readEntry) }
@@ -81,6 +81,14 @@ func (th *harness) verify() {
 	}
 	if th.ix().Len() != len(th.model) {
 		th.t.Fatalf("Len %d, model %d", th.ix().Len(), len(th.model))
+	}
+	// The arena holds the index's bytes and the entries, nothing else.
+	entries := 0
+	for _, e := range th.model {
+		entries += alloc.UsableSize(9 + len(e.member))
+	}
+	if got := th.a.Used() - int64(entries); got != int64(th.ix().Bytes()) {
+		th.t.Fatalf("arena charges the index %d bytes, Bytes says %d", got, th.ix().Bytes())
 	}
 	i := 0
 	th.ix().Walk(0, false, func(h alloc.Handle) bool {
@@ -103,12 +111,12 @@ func (th *harness) step() {
 }
 
 func (th *harness) find(member string) int {
-	for i, e := range th.model {
-		if e.member == member {
-			return i
-		}
+	s, ok := th.score[member]
+	if !ok {
+		return -1
 	}
-	return -1
+	i, _ := slices.BinarySearchFunc(th.model, ent{score: s, member: member}, cmpEnt)
+	return i
 }
 
 func (th *harness) insert(score float64, member string) {
@@ -122,6 +130,7 @@ func (th *harness) insert(score float64, member string) {
 	}
 	i, _ := slices.BinarySearchFunc(th.model, e, cmpEnt)
 	th.model = slices.Insert(th.model, i, e)
+	th.score[member] = score
 	th.step()
 }
 
@@ -132,6 +141,7 @@ func (th *harness) append(score float64, member string) {
 		th.t.Fatal(err)
 	}
 	th.model = append(th.model, e)
+	th.score[member] = score
 	th.step()
 }
 
@@ -146,14 +156,17 @@ func (th *harness) delete(member string) {
 	}
 	e := th.model[i]
 	// A wrong score finds nothing.
-	if _, ok := th.ix().Delete(e.score+1, []byte(member)); ok && !math.IsInf(e.score, 0) {
-		th.t.Fatalf("Delete of %q with a wrong score succeeded", member)
+	if wrong := math.Nextafter(e.score, 0); wrong != e.score {
+		if _, ok := th.ix().Delete(wrong, []byte(member)); ok {
+			th.t.Fatalf("Delete of %q with a wrong score succeeded", member)
+		}
 	}
 	h, ok := th.ix().Delete(e.score, []byte(member))
 	if !ok || h != e.h {
 		th.t.Fatalf("Delete(%v, %q) = %d %v, want %d", e.score, member, h, ok, e.h)
 	}
 	freeEntry(th.a, h)
+	delete(th.score, member)
 	th.model = slices.Delete(th.model, i, i+1)
 	th.step()
 }
@@ -172,6 +185,9 @@ func (th *harness) deleteRange(start, stop int) {
 	if k != len(want) {
 		th.t.Fatalf("DeleteRange(%d, %d) gave %d entries", start, stop, k)
 	}
+	for _, e := range want {
+		delete(th.score, e.member)
+	}
 	th.model = slices.Delete(th.model, start, stop+1)
 	th.step()
 }
@@ -186,8 +202,10 @@ func (th *harness) queries(score float64, member string, r int) {
 		if got, ok := ix.Rank(e.score, []byte(member)); !ok || got != i {
 			th.t.Fatalf("Rank(%v, %q) = %d %v, want %d", e.score, member, got, ok, i)
 		}
-		if _, ok := ix.Rank(math.Nextafter(e.score, math.Inf(1)), []byte(member)); ok {
-			th.t.Fatalf("Rank of %q with a wrong score found it", member)
+		if wrong := math.Nextafter(e.score, 0); wrong != e.score {
+			if _, ok := ix.Rank(wrong, []byte(member)); ok {
+				th.t.Fatalf("Rank of %q with a wrong score found it", member)
+			}
 		}
 	} else if _, ok := ix.Rank(score, []byte(member)); ok {
 		th.t.Fatalf("Rank of absent %q found it", member)
@@ -297,4 +315,5 @@ func (th *harness) destroy(budget int) {
 		th.t.Fatalf("arena holds %d bytes after destroy", u)
 	}
 	th.model = nil
+	clear(th.score)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/kvserver/kvserver/alloc"
@@ -118,6 +119,42 @@ func TestDescending(t *testing.T) {
 	th.deleteRange(0, 2499)
 	th.verify()
 	th.destroy(100)
+}
+
+// TestDeleteRangeBig removes ranges spanning many leaves and levels: the front, the back, the
+// middle, everything.
+func TestDeleteRangeBig(t *testing.T) {
+	th := newHarness(t)
+	th.check = false
+	rng := rand.New(rand.NewPCG(6, 6))
+	for _, i := range rng.Perm(60000) {
+		m := member(i)
+		e := ent{float64(i % 1000), m, newEntry(th.a, float64(i%1000), []byte(m))}
+		if err := th.ix().Insert(e.score, []byte(m), e.h); err != nil {
+			t.Fatal(err)
+		}
+		th.model = append(th.model, e)
+		th.score[m] = e.score
+	}
+	slices.SortFunc(th.model, cmpEnt)
+	th.verify()
+	th.deleteRange(0, 9999)
+	th.verify()
+	th.deleteRange(len(th.model)-10000, len(th.model)-1)
+	th.verify()
+	th.deleteRange(5000, 34999)
+	th.verify()
+	th.queries(500, member(1), 7)
+	// Ranges out of the index are cut to it.
+	th.ix().DeleteRange(len(th.model), len(th.model)+5, nil)
+	th.ix().DeleteRange(-5, -1, nil)
+	th.verify()
+	th.deleteRange(0, len(th.model)-1)
+	th.verify()
+	if b := th.ix().Bytes(); b != alloc.UsableSize(headerSize) {
+		t.Fatalf("empty index holds %d bytes", b)
+	}
+	th.destroy(0)
 }
 
 // TestTiesSpecialScores: equal scores order by member bytes, -0 equals +0, infinities sort at

@@ -96,7 +96,7 @@ func (ix Index) insertAt(p *path, score float64, h alloc.Handle) error {
 		split      bool
 		carry      alloc.Handle
 		carryCount uint32
-		carryScore float64
+		carryKey   uint32
 		carryH     alloc.Handle
 	)
 	if l.n < leafCap {
@@ -125,18 +125,13 @@ func (ix Index) insertAt(p *path, score float64, h alloc.Handle) error {
 		}
 		l.next = rh
 		ix.hdr.leaves++
-		split, carry, carryCount, carryH = true, rh, uint32(r.n), r.hs[0]
-		if carryH == h {
-			carryScore = score
-		} else {
-			carryScore, _ = ix.entry(ix.a, carryH)
-		}
+		split, carry, carryCount, carryKey, carryH = true, rh, uint32(r.n), r.keys[0], r.hs[0]
 	}
 	for lv := height - 1; lv >= 0; lv-- {
 		in := ix.inner(p.nodes[lv])
 		i := p.idx[lv]
 		if minChanged {
-			in.sepScore[i], in.sepH[i] = score, h
+			in.keys[i], in.sepH[i] = key, h
 			minChanged = i == 0
 		}
 		if !split {
@@ -146,7 +141,7 @@ func (ix Index) insertAt(p *path, score float64, h alloc.Handle) error {
 		in.counts[i] = in.counts[i] + 1 - carryCount
 		at := i + 1
 		if in.n < innerCap {
-			in.insertKid(at, carry, carryCount, carryScore, carryH)
+			in.insertKid(at, carry, carryCount, carryKey, carryH)
 			split = false
 			continue
 		}
@@ -156,40 +151,36 @@ func (ix Index) insertAt(p *path, score float64, h alloc.Handle) error {
 		*r = inner{}
 		switch half := (innerCap + 1) / 2; {
 		case at == innerCap && rightmost[lv]:
-			r.insertKid(0, carry, carryCount, carryScore, carryH)
+			r.insertKid(0, carry, carryCount, carryKey, carryH)
 		case at < half:
 			moveKids(r, 0, in, half-1, innerCap-half+1)
-			in.insertKid(at, carry, carryCount, carryScore, carryH)
+			in.insertKid(at, carry, carryCount, carryKey, carryH)
 		default:
 			moveKids(r, 0, in, half, innerCap-half)
-			r.insertKid(at-half, carry, carryCount, carryScore, carryH)
+			r.insertKid(at-half, carry, carryCount, carryKey, carryH)
 		}
 		ix.hdr.inners++
-		carry, carryCount, carryScore, carryH = rh, uint32(r.total()), r.sepScore[0], r.sepH[0]
+		carry, carryCount, carryKey, carryH = rh, uint32(r.total()), r.keys[0], r.sepH[0]
 	}
 	ix.hdr.count++
 	if split {
 		// The root split: a new root above the two halves.
 		old := ix.hdr.root
-		var oldScore float64
+		var oldKey uint32
 		var oldH alloc.Handle
 		if height == 0 {
-			oldH = ix.leaf(old).hs[0]
-			if oldH == h {
-				oldScore = score
-			} else {
-				oldScore, _ = ix.entry(ix.a, oldH)
-			}
+			o := ix.leaf(old)
+			oldKey, oldH = o.keys[0], o.hs[0]
 		} else {
 			o := ix.inner(old)
-			oldScore, oldH = o.sepScore[0], o.sepH[0]
+			oldKey, oldH = o.keys[0], o.sepH[0]
 		}
 		rh := spare[spareAt]
 		spareAt++
 		r := ix.inner(rh)
 		*r = inner{}
-		r.insertKid(0, old, ix.hdr.count-carryCount, oldScore, oldH)
-		r.insertKid(1, carry, carryCount, carryScore, carryH)
+		r.insertKid(0, old, ix.hdr.count-carryCount, oldKey, oldH)
+		r.insertKid(1, carry, carryCount, carryKey, carryH)
 		ix.hdr.root = rh
 		ix.hdr.height++
 		ix.hdr.inners++

@@ -14,13 +14,13 @@ const (
 	innerSize = 512
 
 	leafHeader  = 12 // n, pad, prev, next
-	innerHeader = 8  // n, pad (the scores are 8-aligned)
+	innerHeader = 4  // n, pad
 
 	// leafCap is the number of entries of a full leaf: a 32-bit score key and a handle each.
 	leafCap = (leafSize - leafHeader) / 8
 	// innerCap is the number of children of a full inner node: a child handle, its subtree's
-	// entry count, and its separator (the child's first entry: its score and its handle).
-	innerCap = (innerSize - innerHeader) / 20
+	// entry count, and its separator (the child's first entry: its handle and score key).
+	innerCap = (innerSize - innerHeader) / 16
 
 	// leafMin and innerMin are the fill every node keeps after a delete, the root and the
 	// rightmost node of each level excepted (a sorted load fills nodes completely and leaves the
@@ -46,16 +46,16 @@ type leaf struct {
 }
 
 // inner holds up to innerCap children in order: for child i, its handle kids[i], the number of
-// entries under it counts[i], and its first entry (sepScore[i], sepH[i]): every entry under
-// child i sorts at or after that entry and before child i+1's.
+// entries under it counts[i], and its first entry sepH[i] with that entry's score key keys[i]:
+// every entry under child i sorts at or after that entry and before child i+1's. Each array is
+// contiguous, so a search reads the keys' few cache lines, then one line of counts and kids.
 type inner struct {
-	n        uint16
-	_        uint16
-	_        uint32
-	sepScore [innerCap]float64
-	sepH     [innerCap]alloc.Handle
-	kids     [innerCap]alloc.Handle
-	counts   [innerCap]uint32
+	n      uint16
+	_      uint16
+	keys   [innerCap]uint32
+	sepH   [innerCap]alloc.Handle
+	kids   [innerCap]alloc.Handle
+	counts [innerCap]uint32
 }
 
 // Compile-time checks that the layouts fit their slots.
@@ -99,13 +99,13 @@ func (in *inner) total() int {
 }
 
 // insertKid opens slot i of in and puts child (kid, count, first entry) there.
-func (in *inner) insertKid(i int, kid alloc.Handle, count uint32, score float64, h alloc.Handle) {
+func (in *inner) insertKid(i int, kid alloc.Handle, count uint32, key uint32, h alloc.Handle) {
 	n := int(in.n)
 	copy(in.kids[i+1:n+1], in.kids[i:n])
 	copy(in.counts[i+1:n+1], in.counts[i:n])
-	copy(in.sepScore[i+1:n+1], in.sepScore[i:n])
+	copy(in.keys[i+1:n+1], in.keys[i:n])
 	copy(in.sepH[i+1:n+1], in.sepH[i:n])
-	in.kids[i], in.counts[i], in.sepScore[i], in.sepH[i] = kid, count, score, h
+	in.kids[i], in.counts[i], in.keys[i], in.sepH[i] = kid, count, key, h
 	in.n++
 }
 
@@ -114,7 +114,7 @@ func (in *inner) removeKid(i int) {
 	n := int(in.n)
 	copy(in.kids[i:n-1], in.kids[i+1:n])
 	copy(in.counts[i:n-1], in.counts[i+1:n])
-	copy(in.sepScore[i:n-1], in.sepScore[i+1:n])
+	copy(in.keys[i:n-1], in.keys[i+1:n])
 	copy(in.sepH[i:n-1], in.sepH[i+1:n])
 	in.n--
 }
@@ -125,11 +125,11 @@ func moveKids(dst *inner, to int, src *inner, from, k int) int {
 	dn, sn := int(dst.n), int(src.n)
 	copy(dst.kids[to+k:dn+k], dst.kids[to:dn])
 	copy(dst.counts[to+k:dn+k], dst.counts[to:dn])
-	copy(dst.sepScore[to+k:dn+k], dst.sepScore[to:dn])
+	copy(dst.keys[to+k:dn+k], dst.keys[to:dn])
 	copy(dst.sepH[to+k:dn+k], dst.sepH[to:dn])
 	copy(dst.kids[to:to+k], src.kids[from:from+k])
 	copy(dst.counts[to:to+k], src.counts[from:from+k])
-	copy(dst.sepScore[to:to+k], src.sepScore[from:from+k])
+	copy(dst.keys[to:to+k], src.keys[from:from+k])
 	copy(dst.sepH[to:to+k], src.sepH[from:from+k])
 	moved := 0
 	for _, c := range src.counts[from : from+k] {
@@ -137,7 +137,7 @@ func moveKids(dst *inner, to int, src *inner, from, k int) int {
 	}
 	copy(src.kids[from:sn-k], src.kids[from+k:sn])
 	copy(src.counts[from:sn-k], src.counts[from+k:sn])
-	copy(src.sepScore[from:sn-k], src.sepScore[from+k:sn])
+	copy(src.keys[from:sn-k], src.keys[from+k:sn])
 	copy(src.sepH[from:sn-k], src.sepH[from+k:sn])
 	dst.n += uint16(k)
 	src.n -= uint16(k)
@@ -153,12 +153,12 @@ func (l *leaf) insertAt(i int, key uint32, h alloc.Handle) {
 	l.n++
 }
 
-// removeAt closes slot i of l.
-func (l *leaf) removeAt(i int) {
+// removeRun closes slots i to i+m-1 of l.
+func (l *leaf) removeRun(i, m int) {
 	n := int(l.n)
-	copy(l.keys[i:n-1], l.keys[i+1:n])
-	copy(l.hs[i:n-1], l.hs[i+1:n])
-	l.n--
+	copy(l.keys[i:n-m], l.keys[i+m:n])
+	copy(l.hs[i:n-m], l.hs[i+m:n])
+	l.n -= uint16(m)
 }
 
 // moveEntries moves k entries of src starting at slot from into dst at slot to.

@@ -30,29 +30,17 @@ type path struct {
 	idx   [maxHeight + 1]int
 }
 
-// beforeEntry evaluates q on the entry (score, h), reading the member only when needed.
-func (ix Index) beforeEntry(q *query, score float64, h alloc.Handle) bool {
-	if q.mode != byMember {
-		if score != q.score {
-			return score < q.score
-		}
-		if q.mode == byScore {
-			return q.orEqual
-		}
+// before evaluates q on the entry h whose score key is key: the key decides unless it equals
+// the target's (or the query is by member); only then is the entry read.
+func (ix Index) before(q *query, key uint32, h alloc.Handle) bool {
+	if q.mode != byMember && key != q.key {
+		return key < q.key
 	}
-	_, m := ix.entry(ix.a, h)
-	c := bytes.Compare(m, q.member)
-	return c < 0 || c == 0 && q.orEqual
+	return ix.beforeSlow(q, h)
 }
 
-// beforeLeaf evaluates q on slot i of l: the score key decides unless it equals the target's.
-func (ix Index) beforeLeaf(q *query, l *leaf, i int) bool {
-	if q.mode != byMember {
-		if k := l.keys[i]; k != q.key {
-			return k < q.key
-		}
-	}
-	h := l.hs[i]
+// beforeSlow evaluates q on entry h by reading it.
+func (ix Index) beforeSlow(q *query, h alloc.Handle) bool {
 	s, m := ix.entry(ix.a, h)
 	if q.mode != byMember {
 		if s != q.score {
@@ -80,7 +68,7 @@ func (ix Index) search(q *query, p *path) int {
 		lo, hi := 1, int(in.n)
 		for lo < hi {
 			mid := int(uint(lo+hi) >> 1)
-			if ix.beforeEntry(q, in.sepScore[mid], in.sepH[mid]) {
+			if ix.before(q, in.keys[mid], in.sepH[mid]) {
 				lo = mid + 1
 			} else {
 				hi = mid
@@ -97,7 +85,7 @@ func (ix Index) search(q *query, p *path) int {
 	lo, hi := 0, int(l.n)
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
-		if ix.beforeLeaf(q, l, mid) {
+		if ix.before(q, l.keys[mid], l.hs[mid]) {
 			lo = mid + 1
 		} else {
 			hi = mid

@@ -100,6 +100,29 @@ func TestNewHints(t *testing.T) {
 	}
 }
 
+// TestMaybeConvert: zsetTypeMaybeConvert on both sides of both limits, members kept.
+func TestMaybeConvert(t *testing.T) {
+	withLimits(t, 4, 10)
+	a := newArena(t)
+	for _, c := range []struct {
+		size, elem int
+		want       string
+	}{{4, 10, "listpack"}, {5, 1, "skiplist"}, {1, 11, "skiplist"}} {
+		rec := newZset(t, a, pair{"a", 1}, pair{"b", 2})
+		if err := MaybeConvert(a, rec, c.size, c.elem); err != nil {
+			t.Fatal(err)
+		}
+		if encName(a, rec) != c.want {
+			t.Fatalf("MaybeConvert(%d, %d): %s", c.size, c.elem, encName(a, rec))
+		}
+		mustCheck(t, a, rec)
+		if got := all(a, rec); !slices.Equal(got, []pair{{"a", 1}, {"b", 2}}) {
+			t.Fatal(got)
+		}
+		freeRec(t, a, rec)
+	}
+}
+
 // TestBuilderConversions: Finish's choice on both sides of both limits, the spill to the arena
 // on the way, repeats reported, nothing left after Abort or an error.
 func TestBuilderConversions(t *testing.T) {
@@ -245,7 +268,10 @@ func TestFreeStep(t *testing.T) {
 	if got := int64(object.MemoryUsage(a, rec)); got != charged {
 		t.Fatalf("MemoryUsage %d, arena charged %d", got, charged)
 	}
-	_, root := object.Root(a, rec)
+	enc, root := object.Root(a, rec)
+	if e := FreeEffort(a, enc, root); e != int64(len(in)) {
+		t.Fatalf("FreeEffort %d", e)
+	}
 	steps := 0
 	for !FreeStep(a, root, 100) {
 		steps++

@@ -26,9 +26,10 @@ const skiplistReady = true
 // skiplistHeaderSize is the root allocation: the table's root, then the index's (uint32 each).
 const skiplistHeaderSize = 8
 
-// skiplist is a view of a skiplist-encoded set, for one operation (no Go allocation when it
-// stays on the caller's stack). Methods take a pointer so that the table's view, which caches
-// its arrays' addresses, stays one across the calls of an operation.
+// skiplist is a view of a skiplist-encoded set, for one operation: a local variable of the
+// caller (no Go allocation). Methods take a pointer so that the table's view, which caches its
+// arrays' addresses, stays one across the calls of an operation: a copy would go stale when the
+// table resizes.
 type skiplist struct {
 	a    *alloc.Arena
 	root alloc.Handle
@@ -43,9 +44,9 @@ func skiplistRoots(a *alloc.Arena, root alloc.Handle) (troot, iroot alloc.Handle
 }
 
 // openSkiplist makes a view of the skiplist set rooted at root.
-func openSkiplist(a *alloc.Arena, root alloc.Handle) *skiplist {
+func openSkiplist(a *alloc.Arena, root alloc.Handle) skiplist {
 	troot, iroot := skiplistRoots(a, root)
-	return &skiplist{a: a, root: root, t: htable.Open(a, memberOf, troot), ix: zindex.Open(a, iroot, entryOf)}
+	return skiplist{a: a, root: root, t: htable.Open(a, memberOf, troot), ix: zindex.Open(a, iroot, entryOf)}
 }
 
 // createSkiplist makes an empty skiplist set whose table is sized for sizeHint members and
@@ -176,6 +177,17 @@ func FreeStep(a *alloc.Arena, root alloc.Handle, budget int) (done bool) {
 	}
 	a.Free(root, skiplistHeaderSize)
 	return true
+}
+
+// FreeEffort is Redis's lazyfreeGetFreeEffort for a sorted set of encoding enc rooted at root:
+// a skiplist's members, 1 for a listpack (one allocation). With FreeStep it is what the
+// keyspace's lazy freeing needs of a big sorted set.
+func FreeEffort(a *alloc.Arena, enc object.Encoding, root alloc.Handle) int64 {
+	if enc != object.EncSkiplist {
+		return 1
+	}
+	_, iroot := skiplistRoots(a, root)
+	return int64(zindex.Open(a, iroot, nil).Len())
 }
 
 // len is the number of members.
