@@ -1443,7 +1443,7 @@ write_report() {
       echo "  deltas read as for hashes and sets (MEMORY PURGE, $HS_SETTLE s), $Z_MEM_ROUNDS rounds; the big one is a skiplist"
       echo "  in both servers, the small ones listpacks. Speed: one server per side holding \`bigzset\`, $(commas "$Z_RANK_MEMBERS")"
       echo "  members \`member:%012d\` with score i (ZRANK of its last member checked); in each round"
-      echo "  redis-benchmark -t zadd ($(commas "$Z_N") requests, \`ZADD myzset 0 element:__rand_int__\`, -r $(commas "$TP_KEYS")), then -t zpopmin"
+      echo "  redis-benchmark -t zadd ($(commas "$Z_N") requests, \`ZADD myzset __rand_int__ element:__rand_int__\`: -r $(commas "$TP_KEYS") makes the score random too), then -t zpopmin"
       echo "  for exactly as many requests as myzset then has members (ZCARD 0 checked after), then"
       echo "  \`ZRANK bigzset member:__rand_int__\` (-r $(commas "$Z_RANK_MEMBERS"): every member present) and \`ZRANGE bigzset"
       echo "  $((Z_RANK_MEMBERS / 2)) $((Z_RANK_MEMBERS / 2 + 9))\` (10 ranks from the middle), $(commas "$Z_RANK_N") requests each, as custom commands."
