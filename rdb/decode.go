@@ -420,8 +420,8 @@ func (d *Decoder) finish() error {
 
 // Decode reads a whole RDB file from r, calling fn for each entry; an error
 // from fn stops decoding and is returned. The elements of a value stored as
-// elements or nodes (TypeHash, TypeSet, TypeList, TypeListQuicklist2) are
-// skipped: a Decoder reads them.
+// elements or nodes (TypeHash, TypeSet, TypeList, TypeZSet2, TypeListQuicklist2)
+// are skipped: a Decoder reads them.
 func Decode(r io.Reader, fn func(Entry) error) error {
 	d := NewDecoder(r)
 	for {
