@@ -451,3 +451,30 @@ func BenchmarkSaveBigZSet(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLoadSmallZSets loads a file of 100,000 sorted sets zs:<i> of 10 members m0…m9 with
+// scores 0…9 (the shape): type-17 listpacks, validated and copied.
+func BenchmarkLoadSmallZSets(b *testing.B) {
+	var ents [][]byte
+	var elems []string
+	for m := range 10 {
+		elems = append(elems, fmt.Sprint("m", m), strconv.Itoa(m))
+	}
+	for i := range 100000 {
+		ents = append(ents, zsetEntry17(fmt.Sprint("zs:", i), elems...))
+	}
+	data := rdbFile(ents...)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		ks := newKS(b)
+		b.StartTimer()
+		if _, err := Load(ks, bytes.NewReader(data), LoadOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		ks.Close()
+		b.StartTimer()
+	}
+}
