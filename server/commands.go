@@ -11,6 +11,7 @@ import (
 	"github.com/kvserver/kvserver/family/setfamily"
 	"github.com/kvserver/kvserver/family/stringfamily"
 	"github.com/kvserver/kvserver/family/txfamily"
+	"github.com/kvserver/kvserver/family/zsetfamily"
 	"github.com/kvserver/kvserver/info"
 	"github.com/kvserver/kvserver/querybuf"
 )
@@ -27,6 +28,7 @@ func (s *Server) commandFamilies() [][]*command.Command {
 		hashfamily.Commands(),
 		setfamily.Commands(),
 		listfamily.Commands(),
+		zsetfamily.Commands(),
 		s.keyCommands(),
 		serverCommands(),
 		syncCommands(),

@@ -93,6 +93,12 @@ var changed72 = map[string]bool{
 	"brpop":                   true,
 	"blmove":                  true,
 	"brpoplpush":              true,
+	"bzpopmin":                true,
+	"bzpopmax":                true,
+	"zrank":                   true, // WITHSCORE: arity -3, an argument, history
+	"zrevrank":                true,
+	"zscan":                   true, // complexity text
+	"zrandmember":             true,
 }
 
 // TestCommandMetaGenerator: the generator run against redis-server writes command/redis72.json

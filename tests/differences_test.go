@@ -73,3 +73,25 @@ func digestMixesTTLValue() bool { return !targetRedis }
 // expects 7.2's answer from kvserver and 7.0.15's from redis-server. Both versions answer a
 // timed-out (or CLIENT UNBLOCKed) BLMOVE or BRPOPLPUSH with the null array, and with the null
 // bulk only inside MULTI.
+
+// Sorted sets (testdata/commands/zset.txt and tests/zset_*_test.go, issue 22), 7.2's behaviour
+// in kvserver-only blocks (from t_zset.c of Valkey 8.0.1, not run on 7.2), 7.0.15's in
+// redis-only ones:
+//   - Scores print in 7.2's shortest round-trip form (d2string with fpconv_dtoa: `0.1`, `1e-7`,
+//     `0.30000000000000004`) where 7.0.15 prints %.17g (`0.10000000000000001`); the shared
+//     blocks use scores both print alike (integers, halves, inf).
+//   - ZRANK and ZREVRANK take WITHSCORE in 7.2 (a third argument other than it is a syntax
+//     error, a fourth an arity error); 7.0.15 answers any third argument with an arity error.
+//   - ZADD converts a listpack to a skiplist before adding anything when its arguments could not
+//     fit (more pairs than zset-max-listpack-entries, or a member longer than
+//     zset-max-listpack-value: zsetTypeMaybeConvert), even when XX or repeated members add
+//     none; 7.0.15 converts only when a member is added (TestZsetEncodingEarlyConversion).
+//   - Blocking pops (tests/zset_blocking_test.go): as for lists, 7.2 runs a served BZPOPMIN,
+//     BZPOPMAX or BZMPOP again, so it takes from its first non-empty key, and answers WRONGTYPE
+//     when an earlier key of its list became another type meanwhile; 7.0.15 pops from the key
+//     that became ready (TestZsetBlockingSeveralKeysReadyTogether, TestZsetBlockingWrongType).
+//     Their timeouts past LLONG_MAX ms (1e400, inf) are out of range in 7.2, negative in
+//     7.0.15, as the lists' are.
+//
+// redis-benchmark (tests/redis_benchmark_test.go): Debian's 7.0.15 tool runs the default list
+// up to MSET; 7.2's adds XADD, which kvserver (without streams) would answer with an error.
