@@ -28,7 +28,6 @@ func (s *Server) commandFamilies() [][]*command.Command {
 		hashfamily.Commands(),
 		setfamily.Commands(),
 		listfamily.Commands(),
-		geofamily.Commands(),
 		s.keyCommands(),
 		serverCommands(),
 		syncCommands(),
@@ -40,6 +39,7 @@ func (s *Server) commandFamilies() [][]*command.Command {
 		s.observeCommands(),
 		testOnlyCommands(),
 		txfamily.Commands(),
+		geofamily.Commands(),
 	}
 }
 
