@@ -121,6 +121,32 @@ func TestAgainstRedis(t *testing.T) {
 		}
 		compare(args...)
 	}
+	// Edge cases: infinite and zero sizes, huge counts, duplicate members in one GEOADD,
+	// options repeated or cancelling, a missing source with bad arguments after the key.
+	for _, line := range [][]string{
+		{"GEOSEARCH", "g", "FROMLONLAT", "0", "0", "BYRADIUS", "inf", "m", "COUNT", "3", "ASC"},
+		{"GEOSEARCH", "g", "FROMLONLAT", "0", "0", "BYBOX", "inf", "1", "km", "COUNT", "3", "DESC"},
+		{"GEOSEARCH", "g", "FROMLONLAT", "13.36", "38.11", "BYRADIUS", "0", "m"},
+		{"GEOSEARCH", "g", "FROMMEMBER", "p3", "BYRADIUS", "0", "m", "WITHDIST"},
+		{"GEOSEARCH", "g", "FROMMEMBER", "p3", "BYBOX", "0", "0", "m", "WITHDIST"},
+		{"GEOSEARCH", "g", "FROMLONLAT", "13.36", "38.11", "BYRADIUS", "1e-300", "m"},
+		{"GEOSEARCH", "g", "FROMLONLAT", "13.36", "38.11", "BYRADIUS", "30", "km", "COUNT", "9223372036854775807", "WITHHASH"},
+		{"GEOSEARCH", "g", "FROMLONLAT", "13.36", "38.11", "BYRADIUS", "30", "km", "COUNT", "9223372036854775808"},
+		{"GEOSEARCH", "g", "FROMLONLAT", "13.36", "38.11", "BYRADIUS", "30", "km", "ASC", "DESC", "COUNT", "5", "COUNT", "2"},
+		{"GEOSEARCH", "g", "FROMLONLAT", "13.36", "38.11", "BYRADIUS", "30", "km", "ANY", "COUNT", "4"},
+		{"GEOSEARCH", "g", "FROMLONLAT", "179.99", "0.1", "BYRADIUS", "50", "km", "WITHCOORD"},
+		{"GEOSEARCH", "g", "FROMLONLAT", "-180", "-85.05112878", "BYRADIUS", "20000", "km", "COUNT", "5"},
+		{"GEOSEARCH", "g", "FROMLONLAT", "0", "85.05112878", "BYBOX", "400", "100", "km", "WITHDIST", "ASC"},
+		{"GEORADIUS", "g", "13.36", "38.11", "5000", "km", "COUNT", "3", "DESC", "WITHDIST"},
+		{"GEORADIUSBYMEMBER", "nokey", "m", "x", "yd", "WITHDIST"},
+		{"GEORADIUSBYMEMBER", "nokey", "m", "x", "yd", "BAD"},
+		{"GEOADD", "dup", "1", "1", "a", "2", "2", "a"},
+		{"GEOADD", "dup", "CH", "3", "3", "a", "3", "3", "a", "4", "4", "b"},
+		{"GEOPOS", "dup", "a", "b"},
+		{"GEODIST", "g", "p1", "p1", "ft"},
+	} {
+		compare(line...)
+	}
 	if found < 3000 {
 		t.Errorf("only %d elements in the replies: the searches test little", found)
 	}
