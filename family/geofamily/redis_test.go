@@ -177,3 +177,31 @@ func sameButDistanceDigit(got, want string) bool {
 	}
 	return diff > 0
 }
+
+// TestTiesAgainstRedis: points sharing positions tie on distance; their order is what Redis's
+// sorts leave (a stable full sort, pqsort's partial one under COUNT), for every COUNT.
+func TestTiesAgainstRedis(t *testing.T) {
+	rc := redisref.Start(t)
+	h := newHarness(t)
+	args := []string{"GEOADD", "t"}
+	spots := [][2]string{{"13.5", "38"}, {"13.6", "38.05"}, {"13.45", "38.1"}, {"13.3", "37.9"}}
+	for i := range 90 {
+		s := spots[(i*7)%len(spots)]
+		args = append(args, s[0], s[1], "m"+strconv.Itoa(i))
+	}
+	rc.Do(args...)
+	h.do(args...)
+	for _, order := range []string{"ASC", "DESC"} {
+		for count := 1; count <= 91; count += 3 {
+			q := []string{"GEOSEARCH", "t", "FROMLONLAT", "13.4", "38", "BYRADIUS", "100", "km", order, "COUNT", strconv.Itoa(count)}
+			want := render(rc.Do(q...))
+			v, err := parseReply(h.do(q...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := render(v); got != want {
+				t.Errorf("%q:\n got %s\nwant %s", q, got, want)
+			}
+		}
+	}
+}

@@ -245,11 +245,16 @@ func georadiusGeneric(ctx *command.Ctx, srcIndex, flags int) {
 	if count != 0 && int64(returned) > count {
 		returned = int(count)
 	}
-	switch sort {
-	case sortAsc:
-		slices.SortStableFunc(s.points, func(x, y point) int { return cmpDist(x.dist, y.dist) })
-	case sortDesc:
-		slices.SortStableFunc(s.points, func(x, y point) int { return cmpDist(y.dist, x.dist) })
+	if sort != sortNone {
+		cmp := func(x, y *point) int { return cmpDist(x.dist, y.dist) }
+		if sort == sortDesc {
+			cmp = func(x, y *point) int { return -cmpDist(x.dist, y.dist) }
+		}
+		if returned == len(s.points) {
+			slices.SortStableFunc(s.points, func(x, y point) int { return cmp(&x, &y) })
+		} else {
+			pqsort(s.points, cmp, 0, returned-1)
+		}
 	}
 	points := s.points[:returned]
 
