@@ -9,9 +9,8 @@ import (
 // TestAreasVectors compares AreasByShape and Distance with Redis's own C functions compiled
 // (testdata/areas.txt): the nine cells exactly; the bounding box and distances to the bit
 // except where Go's math.Cos/Sin/Asin and glibc's differ in their last bits: about one distance
-// in three (relative differences up to 5e-15, 0.1 µm at 20,000 km), one box in twenty. A
-// distance replied with 4 decimals in metres shows it when it falls that close to a rounding
-// tie: about once in 2,000 replies.
+// in three (relative differences up to 5e-15, 0.1 µm at 20,000 km), one box in twenty (see
+// Distance for how rarely it shows in a reply).
 func TestAreasVectors(t *testing.T) {
 	data, err := readLines("testdata/areas.txt")
 	if err != nil {
