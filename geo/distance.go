@@ -30,11 +30,14 @@ func LatDistance(lat1, lat2 float64) float64 {
 
 // Distance is geohashGetDistance as Redis 7.2 computes it: the haversine great-circle distance
 // in metres, and the distance along the meridian when the longitudes are the same (their
-// half-difference's sine is 0). Go's math.Sin, Cos and Asin are not correctly rounded, and
-// differ from glibc's in the last bit for 15–35% of arguments: over 300,000 random pairs of
-// positions 43% of the distances differ from Redis's in their last bits, 5 of the replies in
-// metres in their fourth decimal, none in kilometres (a difference shows only when the distance
-// falls within an ulp or two of a rounding tie; for searches of a few km, practically never).
+// half-difference's sine is 0).
+//
+// Go's math.Sin, Cos and Asin are not correctly rounded, and differ from glibc's in the last
+// bit for 15–35% of arguments, so this fast form is within about 5e-15 of Redis's value
+// (relative), not bit for bit. Callers that decide on it compute again with DistanceExact when
+// it is that close to a limit (Shape.Within) or to a rounding tie of the reply (NearTie). Near
+// antipodal points (haversine a > 0.9998, less than ~180 km from the antipode) the formula
+// magnifies last-bit differences up to centimetres, so there it is DistanceExact.
 func Distance(long1, lat1, long2, lat2 float64) float64 {
 	long1r := degRad(long1)
 	long2r := degRad(long2)
@@ -47,7 +50,24 @@ func Distance(long1, lat1, long2, lat2 float64) float64 {
 	u := math.Sin((lat2r - lat1r) / 2)
 	// The conversions round each product as C does, where Go could fuse a multiply-add.
 	a := float64(u*u) + float64(float64(float64(math.Cos(lat1r)*math.Cos(lat2r))*v)*v)
-	return 2.0 * EarthRadius * math.Asin(math.Sqrt(a))
+	if a > antipodalA {
+		return DistanceExact(long1, lat1, long2, lat2)
+	}
+	return 2.0 * EarthRadius * asin(math.Sqrt(a))
+}
+
+// antipodalA is the haversine a beyond which Distance's error passes 1e-14 relative: the
+// error of a (a few ulp) divided by sqrt(1-a).
+const antipodalA = 0.9998
+
+// asin is math.Asin made accurate near 1 (nearly antipodal points): Go's computes sqrt(1-x²),
+// which loses the low bits of x there (an error of 1e-16/sqrt(1-x) radians, 0.1 mm at 1-x =
+// 1e-10); above 1/2 asin(x) = π/2 - 2·asin(sqrt((1-x)/2)) keeps them ((1-x)/2 is exact).
+func asin(x float64) float64 {
+	if x <= 0.5 {
+		return math.Asin(x)
+	}
+	return math.Pi/2 - 2*math.Asin(math.Sqrt((1-x)/2))
 }
 
 // Unit conversions: metres per unit (extractUnitOrReply). A distance in metres divided by one

@@ -13,6 +13,7 @@
 // Nothing here knows of sorted sets or commands: package family/geofamily does.
 //
 // Files: geohash.go (encoding, decoding, neighbours), distance.go (haversine, units),
-// search.go (steps, bounding box, the nine cells, the shape test), format.go (reply texts:
-// distances, coordinates, GEOHASH's base32 string).
+// exact.go (correctly rounded sin, cos, asin as glibc's, for the distances that must be Redis's
+// to the bit), search.go (steps, bounding box, the nine cells, the shape test), format.go
+// (reply texts: distances, coordinates, GEOHASH's base32 string).
 package geo

@@ -57,8 +57,8 @@ func (s *Shape) BoundingBox() [4]float64 {
 		width = s.Conversion * (s.Width / 2)
 	}
 	latDelta := radDeg(height / EarthRadius)
-	longDeltaTop := radDeg(width / EarthRadius / math.Cos(degRad(s.Lat+latDelta)))
-	longDeltaBottom := radDeg(width / EarthRadius / math.Cos(degRad(s.Lat-latDelta)))
+	longDeltaTop := radDeg(width / EarthRadius / cosCR(degRad(s.Lat+latDelta)))
+	longDeltaBottom := radDeg(width / EarthRadius / cosCR(degRad(s.Lat-latDelta)))
 	var b [4]float64
 	if s.Lat < 0 { // the southern hemisphere: the bottom edge is the wider one
 		b[0] = s.Long - longDeltaBottom
@@ -157,18 +157,27 @@ func BoxScores(h Bits) (min, max float64) {
 // Within is geoWithinShape for a point already decoded: whether (long, lat) is inside the
 // shape, and its distance in metres from the centre. A box compares the latitude distance,
 // then the distance along the point's parallel, with the half sides before computing the
-// distance (geohashGetDistanceIfInRectangle).
+// distance (geohashGetDistanceIfInRectangle). A distance within its error of a limit is
+// computed again exactly (DistanceExact), so that the decision is Redis's.
 func (s *Shape) Within(long, lat float64) (dist float64, ok bool) {
 	if s.Type == Circle {
+		limit := s.Radius * s.Conversion
 		dist = Distance(s.Long, s.Lat, long, lat)
-		return dist, dist <= s.Radius*s.Conversion
+		if nearEdge(dist, limit) {
+			dist = DistanceExact(s.Long, s.Lat, long, lat)
+		}
+		return dist, dist <= limit
 	}
 	widthM := s.Width * s.Conversion
 	heightM := s.Height * s.Conversion
 	if LatDistance(lat, s.Lat) > heightM/2 {
 		return 0, false
 	}
-	if Distance(long, lat, s.Long, lat) > widthM/2 {
+	d := Distance(long, lat, s.Long, lat)
+	if nearEdge(d, widthM/2) {
+		d = DistanceExact(long, lat, s.Long, lat)
+	}
+	if d > widthM/2 {
 		return 0, false
 	}
 	return Distance(s.Long, s.Lat, long, lat), true

@@ -50,7 +50,8 @@ func writeCoord(ctx *command.Ctx, f float64) {
 }
 
 // writeDistance writes a distance as addReplyDoubleDistance: a bulk string of four decimals,
-// in both protocols.
+// in both protocols. A distance that geo.NearTie says may round otherwise in Redis is to be
+// computed again with geo.DistanceExact first.
 func writeDistance(w *resp.Writer, scratch []byte, d float64) {
 	w.Bulk(geo.AppendDistance(scratch[:0], d))
 }
@@ -92,7 +93,11 @@ func geodistCommand(ctx *command.Ctx) {
 	}
 	long1, lat1 := geo.DecodeScore(s1)
 	long2, lat2 := geo.DecodeScore(s2)
-	writeDistance(ctx.W, ctx.Scratch[:], geo.Distance(long1, lat1, long2, lat2)/toMeter)
+	d := geo.Distance(long1, lat1, long2, lat2) / toMeter
+	if geo.NearTie(d) {
+		d = geo.DistanceExact(long1, lat1, long2, lat2) / toMeter
+	}
+	writeDistance(ctx.W, ctx.Scratch[:], d)
 }
 
 // geohashCommand: GEOHASH key [member ...] — each member's 11-character geohash string, null

@@ -375,7 +375,8 @@ func (s *search) membersOfGeoHashBox(a *alloc.Arena, rec alloc.Handle, h geo.Bit
 func (s *search) member(p *point) []byte { return s.mem[p.off : p.off+p.n] }
 
 // reply writes the points: each a member, or with options an array of the member, its
-// distance in the unit (four decimals), its score as an integer, its position — in that order.
+// distance in the unit (four decimals; computed again exactly near a rounding tie), its score
+// as an integer, its position — in that order.
 func (s *search) reply(ctx *command.Ctx, points []point, withDist, withHash, withCoord bool) {
 	options := 0
 	for _, on := range []bool{withDist, withHash, withCoord} {
@@ -391,7 +392,11 @@ func (s *search) reply(ctx *command.Ctx, points []point, withDist, withHash, wit
 		}
 		ctx.W.Bulk(s.member(p))
 		if withDist {
-			writeDistance(ctx.W, ctx.Scratch[:], p.dist/s.shape.Conversion)
+			d := p.dist / s.shape.Conversion
+			if geo.NearTie(d) {
+				d = geo.DistanceExact(s.shape.Long, s.shape.Lat, p.long, p.lat) / s.shape.Conversion
+			}
+			writeDistance(ctx.W, ctx.Scratch[:], d)
 		}
 		if withHash {
 			ctx.W.Int(int64(p.score))
@@ -405,7 +410,8 @@ func (s *search) reply(ctx *command.Ctx, points []point, withDist, withHash, wit
 }
 
 // store makes the points the sorted set of dstKey, built in its shard, scored by their cell or
-// (storeDist) by their distance in the unit, replacing any value (setKey) with the event
+// (storeDist) by their distance in the unit (geo.DistanceExact: a score shows every bit),
+// replacing any value (setKey) with the event
 // geosearchstore or georadiusstore; no points delete dstKey (with `del`). It returns how many
 // points were stored.
 func (s *search) store(ctx *command.Ctx, dstKey []byte, points []point, storeDist, search bool) (int, error) {
@@ -425,8 +431,8 @@ func (s *search) store(ctx *command.Ctx, dstKey []byte, points []point, storeDis
 	for i := range points {
 		p := &points[i]
 		score := p.score
-		if storeDist {
-			score = p.dist / s.shape.Conversion
+		if storeDist { // the score shows every bit (ZSCORE): Redis's exactly
+			score = geo.DistanceExact(s.shape.Long, s.shape.Lat, p.long, p.lat) / s.shape.Conversion
 		}
 		if err := b.Add(s.member(p), score); err != nil {
 			b.Abort()
