@@ -45,3 +45,27 @@ func FuzzEncodeDecode(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDistance: the fast Distance stays within distanceError of DistanceExact (the bound
+// NearTie and Shape.Within rely on), for any two positions inside the limits.
+func FuzzDistance(f *testing.F) {
+	f.Add(13.361389, 38.115556, 15.087269, 37.502669)
+	f.Add(-180.0, -85.05112878, 180.0, 85.05112878)
+	f.Add(0.0, 0.0, 179.9999, 0.0001)
+	f.Fuzz(func(t *testing.T, long1, lat1, long2, lat2 float64) {
+		for _, v := range []float64{long1, long2} {
+			if !(v >= LongMin && v <= LongMax) {
+				return
+			}
+		}
+		for _, v := range []float64{lat1, lat2} {
+			if !(v >= LatMin && v <= LatMax) {
+				return
+			}
+		}
+		fast, exact := Distance(long1, lat1, long2, lat2), DistanceExact(long1, lat1, long2, lat2)
+		if math.Abs(fast-exact) > distanceError*exact {
+			t.Fatalf("Distance %v, DistanceExact %v (relative %v)", fast, exact, (fast-exact)/exact)
+		}
+	})
+}
