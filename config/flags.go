@@ -25,6 +25,7 @@ var serverFlags = []string{
 	"lazyfree-lazy-user-del", "lazyfree-lazy-user-flush", "lazyfree-lazy-server-del", "lazyfree-lazy-expire",
 	"set-max-intset-entries", "set-max-listpack-entries", "set-max-listpack-value",
 	"list-max-listpack-size",
+	"zset-max-listpack-entries", "zset-max-listpack-value",
 }
 
 func enumList(vs []EnumValue) string {

@@ -98,6 +98,8 @@ var acted = map[string]string{
 	"set-max-intset-entries":            "an intset (a set of integers) with more members becomes a hash table (never back)",
 	"set-max-listpack-entries":          "a small set of strings is a listpack up to this many members, then a hash table (never back)",
 	"set-max-listpack-value":            "a set with a longer member is not a listpack: it becomes a hash table (never back)",
+	"zset-max-listpack-entries":         "a sorted set is a listpack up to this many members, then a skiplist (a hash table and a counted index); results of ZUNIONSTORE, ZRANGESTORE… and loads go back to a listpack within the limits",
+	"zset-max-listpack-value":           "a sorted set with a longer member is not a listpack: it becomes a skiplist",
 	"list-max-listpack-size":            "a list is one listpack up to this size (-1…-5: 4…64 KB; positive: entries), then a quicklist of such nodes, back to a listpack at half of it",
 }
 
@@ -230,7 +232,6 @@ func inertReason(name string) string {
 		{"replica-lazy-flush", "no replication yet"},
 		{"active-defrag", "no active defragmentation: the allocator's slabs are size-classed"},
 		{"activedefrag", "no active defragmentation: the allocator's slabs are size-classed"},
-		{"zset-max", "no sorted sets yet"},
 		{"stream-", "no streams yet"}, {"hll-", "no HyperLogLog yet"},
 		{"maxmemory-", "no memory limit is enforced yet"},
 		{"acl", "no ACL yet"},

@@ -106,16 +106,24 @@ func (l Listpack) splice(a *alloc.Arena, off, del, ins, dcount int) (Listpack, [
 		return Listpack{h}.finish(b, n, dcount)
 	}
 	b := a.Bytes(h, old)
-	copy(b[off+ins:], b[off+del:old])
-	if n < old {
-		// The allocation must stay of the class of the total, so a failed shrink (out of
-		// memory for the smaller copy) undoes the move and reports.
-		nh := a.Realloc(h, old, n)
+	if n < old && alloc.UsableSize(n) != alloc.UsableSize(old) && !(h.IsLarge() && n > alloc.MaxSlabSize) {
+		// The allocation must stay of the class of the total: a shrink to another class takes
+		// the smaller slot first, so that without memory nothing has moved (moving the tail
+		// first would overwrite the deleted bytes, which no undo could bring back).
+		nh := a.Alloc(n)
 		if nh == 0 {
-			copy(b[off+del:old], b[off+ins:n])
 			return l, nil, ErrNoMemory
 		}
-		h = nh
+		nb := a.Bytes(nh, n)
+		copy(nb[:off], b[:off])
+		copy(nb[off+ins:], b[off+del:old])
+		a.Free(h, old)
+		return Listpack{nh}.finish(nb, n, dcount)
+	}
+	copy(b[off+ins:], b[off+del:old])
+	if n < old {
+		// Same class, or a large run shrinking in place: Realloc cannot fail.
+		h = a.Realloc(h, old, n)
 	}
 	return Listpack{h}.finish(a.Bytes(h, n), n, dcount)
 }

@@ -433,3 +433,32 @@ func TestSafeToAdd(t *testing.T) {
 		t.Error("bounds wrong with 7 bytes")
 	}
 }
+
+// TestFailedShrinkUnchanged: a delete that must move the listpack to a smaller size class and
+// finds no memory for it reports ErrNoMemory and leaves every byte as it was.
+func TestFailedShrinkUnchanged(t *testing.T) {
+	a, err := alloc.NewArena(40 << 20) // 20 spans: one per class the appends pass, and a few
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	l := New(a)
+	for i := 0; i < 8; i++ {
+		if l, err = l.Append(a, bytes.Repeat([]byte{byte('a' + i)}, 20)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Take every slot the arena has left, in every small class.
+	for size := 8; size <= 256; size += 8 {
+		for a.Alloc(size) != 0 {
+		}
+	}
+	before := append([]byte(nil), l.Bytes(a)...)
+	nl, _, err := l.DeleteEntries(a, First(l.Bytes(a)), 3)
+	if err != ErrNoMemory {
+		t.Fatalf("DeleteEntries with a full arena: %v", err)
+	}
+	if nl != l || !bytes.Equal(l.Bytes(a), before) {
+		t.Fatalf("a failed shrink changed the listpack:\nbefore % x\nafter  % x", before, l.Bytes(a))
+	}
+}

@@ -217,6 +217,7 @@ func New(opts Options) (*Server, error) {
 	s.watchOutputLimit()
 	s.startHashConfig()
 	s.startListConfig()
+	s.startZsetConfig()
 	// After a collection, so that start-up's garbage does not count: used memory later is
 	// measured against this (MEMORY STATS' net usage), and the heap of a server at rest is
 	// its live part.

@@ -23,7 +23,8 @@ func Check(a *alloc.Arena, rec alloc.Handle) error {
 	case object.EncListpack:
 		return checkListpack(listpack.FromHandle(root).Bytes(a))
 	case object.EncSkiplist:
-		return openSkiplist(a, root).check()
+		z := openSkiplist(a, root)
+		return z.check()
 	}
 	return fmt.Errorf("zsetval: encoding %s", enc.Name())
 }

@@ -17,7 +17,14 @@
 //     when it is an integer's canonical text), a score as an integer entry when it is integral
 //     in [-2^62, 2^62] (double2ll), else as its d2string text (resp.AppendDouble: "1.5",
 //     "1e+20", "inf"). It is what RDB type 17 and DUMP carry (ListpackBytes).
-//   - skiplist (object.EncSkiplist): the big form (skiplist.go).
+//   - skiplist (object.EncSkiplist, Redis's name for its dict + skiplist): a hash table of
+//     members (htable: member → entry) and a counted ordered index of the same entries
+//     (zindex: (score, member) → entry, with ranks), both rooted in the arena under an 8-byte
+//     header holding the two roots (skiplist.go). An entry (entry.go) is one allocation: the
+//     score's 8 bytes, the member's length as a uvarint, the member. ZSCORE is one table
+//     lookup; a rank, a range's bounds and an insert are O(log n) in the index; a range then
+//     walks the index's leaves, O(1) per member; a changed score is written in the entry in
+//     place, the entry leaving and re-entering the index.
 //
 // A set is created as zsetTypeCreate chooses (New: a listpack for at most
 // zset-max-listpack-entries (128) members of at most zset-max-listpack-value (64) bytes), and a
@@ -27,9 +34,25 @@
 //
 // # Memory
 //
-// Everything is in the arena; no Go memory is held per set or per member. A Builder and the
-// random picks of RandomMembers keep Go memory for one command only. The type's
-// object.CollectionOps (ops.go) free, measure and copy a set for package object.
+// Everything is in the arena; no Go memory is held per set or per member. A Builder (at most
+// zset-max-listpack-entries members, then 4 bytes a member) and the random picks of
+// RandomMembers keep Go memory for one command only. The type's object.CollectionOps (ops.go)
+// free, measure (exactly what the allocations are charged) and copy a set for package object;
+// FreeEffort and FreeStep free a big one a bounded amount at a time (lazy freeing).
+//
+// Measured (TestMemoryPerElement, in a one-shard keyspace, key table included; go test -run
+// TestMemoryPerElement -v ./zsetval): one sorted set of 1,000,000 members `member:%010d` with
+// score i costs 49.4 bytes per member — a 26-byte entry in a 32-byte slot, 8.8 of table, 8.6
+// of index — against the issue's 64 (Redis 7.0.15: 125.7); 100,000 sets of ten members m0…m9
+// with scores 0…9 cost 103.6 bytes per set — a 67-byte listpack in a 72-byte slot, a 24-byte
+// record, 8 of key table — against 110 (the server's figure, with its own overheads, is
+// `make bench`'s).
+//
+// Speed (go test -bench . -benchtime 300000x ./zsetval, a set of 1,000,000 members, on the
+// shared 2-core machine at a load average of 8, so upper bounds): Add of a new member 2.2–4.7
+// µs, a score update 3.7–4.7 µs, Score 1.1–1.3 µs, Rank 3.7–6.5 µs, ten members by rank from
+// the middle 0.6–0.8 µs, Pop of the lowest (with an Add back at the top) 1.9–2.4 µs; no Go
+// allocation in any.
 //
 // # Validity
 //

@@ -31,7 +31,8 @@ func allocSize(a *alloc.Arena, enc object.Encoding, root alloc.Handle) int {
 	if enc == object.EncListpack {
 		return listpack.FromHandle(root).AllocSize(a)
 	}
-	return openSkiplist(a, root).allocSize()
+	z := openSkiplist(a, root)
+	return z.allocSize()
 }
 
 // copyValue makes a deep copy in dst of the sorted set rooted at root in src, same encoding.
@@ -43,5 +44,6 @@ func copyValue(src *alloc.Arena, enc object.Encoding, root alloc.Handle, dst *al
 		}
 		return l.Handle(), nil
 	}
-	return openSkiplist(src, root).copyTo(dst)
+	z := openSkiplist(src, root)
+	return z.copyTo(dst)
 }

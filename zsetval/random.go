@@ -28,7 +28,8 @@ func rnd(n int) int { return rand.IntN(n) }
 func RandomMember(a *alloc.Arena, rec alloc.Handle, scratch []byte) (member []byte, score float64) {
 	enc, root := object.Root(a, rec)
 	if enc != object.EncListpack {
-		return openSkiplist(a, root).random()
+		z := openSkiplist(a, root)
+		return z.random()
 	}
 	lp := listpack.FromHandle(root).Bytes(a)
 	mp, sp := listpack.RandomPair(lp, rnd)
@@ -54,7 +55,8 @@ func RandomMembers(a *alloc.Arena, rec alloc.Handle, count int64, scratch []byte
 		return
 	}
 	if enc != object.EncListpack {
-		openSkiplist(a, root).randomMembers(count, fn)
+		z := openSkiplist(a, root)
+		z.randomMembers(count, fn)
 		return
 	}
 	lp := listpack.FromHandle(root).Bytes(a)

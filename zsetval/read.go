@@ -17,7 +17,8 @@ func Score(a *alloc.Arena, rec alloc.Handle, member []byte) (float64, bool) {
 		p, s := lpFind(listpack.FromHandle(root).Bytes(a), member)
 		return s, p >= 0
 	}
-	return openSkiplist(a, root).score(member)
+	z := openSkiplist(a, root)
+	return z.score(member)
 }
 
 // Rank returns member's 0-based rank from the lowest score (from the highest when reverse) and
@@ -59,7 +60,8 @@ func Rank(a *alloc.Arena, rec alloc.Handle, member []byte, reverse bool) (rank i
 func RangeByRank(a *alloc.Arena, rec alloc.Handle, start, stop int, reverse bool, scratch []byte, fn func(member []byte, score float64) bool) {
 	enc, root := object.Root(a, rec)
 	if enc != object.EncListpack {
-		openSkiplist(a, root).rangeByRank(start, stop, reverse, fn)
+		z := openSkiplist(a, root)
+		z.rangeByRank(start, stop, reverse, fn)
 		return
 	}
 	lp := listpack.FromHandle(root).Bytes(a)
@@ -90,7 +92,8 @@ func RangeByRank(a *alloc.Arena, rec alloc.Handle, start, stop int, reverse bool
 func RangeByScore(a *alloc.Arena, rec alloc.Handle, r ScoreRange, reverse bool, offset, limit int, scratch []byte, fn func(member []byte, score float64) bool) {
 	enc, root := object.Root(a, rec)
 	if enc != object.EncListpack {
-		openSkiplist(a, root).rangeByScore(&r, reverse, offset, limit, fn)
+		z := openSkiplist(a, root)
+		z.rangeByScore(&r, reverse, offset, limit, fn)
 		return
 	}
 	lp := listpack.FromHandle(root).Bytes(a)
@@ -125,7 +128,8 @@ func RangeByScore(a *alloc.Arena, rec alloc.Handle, r ScoreRange, reverse bool, 
 func RangeByLex(a *alloc.Arena, rec alloc.Handle, r LexRange, reverse bool, offset, limit int, scratch []byte, fn func(member []byte, score float64) bool) {
 	enc, root := object.Root(a, rec)
 	if enc != object.EncListpack {
-		openSkiplist(a, root).rangeByLex(&r, reverse, offset, limit, fn)
+		z := openSkiplist(a, root)
+		z.rangeByLex(&r, reverse, offset, limit, fn)
 		return
 	}
 	lp := listpack.FromHandle(root).Bytes(a)
@@ -166,7 +170,8 @@ func stepPair(lp []byte, p int, reverse bool) int {
 func CountByScore(a *alloc.Arena, rec alloc.Handle, r ScoreRange) int {
 	enc, root := object.Root(a, rec)
 	if enc != object.EncListpack {
-		return openSkiplist(a, root).countByScore(&r)
+		z := openSkiplist(a, root)
+		return z.countByScore(&r)
 	}
 	lp := listpack.FromHandle(root).Bytes(a)
 	n := 0
@@ -183,7 +188,8 @@ func CountByScore(a *alloc.Arena, rec alloc.Handle, r ScoreRange) int {
 func CountByLex(a *alloc.Arena, rec alloc.Handle, r LexRange) int {
 	enc, root := object.Root(a, rec)
 	if enc != object.EncListpack {
-		return openSkiplist(a, root).countByLex(&r)
+		z := openSkiplist(a, root)
+		return z.countByLex(&r)
 	}
 	lp := listpack.FromHandle(root).Bytes(a)
 	n := 0
@@ -228,7 +234,8 @@ func eachListpack(lp, scratch []byte, fn func(member []byte, score float64) bool
 func Scan(a *alloc.Arena, rec alloc.Handle, cursor uint64, count int, scratch []byte, fn func(member []byte, score float64)) uint64 {
 	enc, root := object.Root(a, rec)
 	if enc != object.EncListpack {
-		return openSkiplist(a, root).scan(cursor, count, fn)
+		z := openSkiplist(a, root)
+		return z.scan(cursor, count, fn)
 	}
 	eachListpack(listpack.FromHandle(root).Bytes(a), scratch, func(m []byte, s float64) bool {
 		fn(m, s)

@@ -38,13 +38,28 @@ func New(a *alloc.Arena, key []byte, sizeHint, maxElemLen int, expireMs int64) (
 	return rec, nil
 }
 
+// MaybeConvert is zsetTypeMaybeConvert, which ZADD runs on a set that exists before adding its
+// sizeHint members whose longest has maxElemLen bytes: a listpack becomes a skiplist sized for
+// sizeHint when sizeHint passes zset-max-listpack-entries or maxElemLen passes
+// zset-max-listpack-value, even if the members are already there (as in Redis). Without memory
+// it returns object.ErrOOM and the set stays a listpack.
+func MaybeConvert(a *alloc.Arena, rec alloc.Handle, sizeHint, maxElemLen int) error {
+	if Encoding(a, rec) == object.EncListpack && (sizeHint > maxEntries() || maxElemLen > maxValue()) {
+		err := convertToSkiplist(a, rec, sizeHint)
+		checkZset(a, rec)
+		return err
+	}
+	return nil
+}
+
 // Len is the number of members of sorted-set record rec.
 func Len(a *alloc.Arena, rec alloc.Handle) int {
 	enc, root := object.Root(a, rec)
 	if enc == object.EncListpack {
 		return lpPairs(listpack.FromHandle(root).Bytes(a))
 	}
-	return openSkiplist(a, root).len()
+	z := openSkiplist(a, root)
+	return z.len()
 }
 
 // Encoding is rec's encoding: object.EncListpack or object.EncSkiplist.
@@ -133,7 +148,8 @@ func Add(a *alloc.Arena, rec alloc.Handle, member []byte, score float64, flags A
 			return score, AddAdded, nil
 		}
 	}
-	newScore, res, err = openSkiplist(a, root).add(member, score, flags)
+	z := openSkiplist(a, root)
+	newScore, res, err = z.add(member, score, flags)
 	checkZset(a, rec)
 	return newScore, res, err
 }
@@ -186,7 +202,8 @@ func Remove(a *alloc.Arena, rec alloc.Handle, member []byte) bool {
 		checkZset(a, rec)
 		return true
 	}
-	ok := openSkiplist(a, root).remove(member)
+	z := openSkiplist(a, root)
+	ok := z.remove(member)
 	checkZset(a, rec)
 	return ok
 }
@@ -216,7 +233,8 @@ func RemoveRangeByRank(a *alloc.Arena, rec alloc.Handle, start, stop int) int {
 		lp := listpack.FromHandle(root).Bytes(a)
 		return lpDeletePairs(a, rec, root, listpack.Seek(lp, 2*start), stop-start+1)
 	}
-	n := openSkiplist(a, root).removeRangeByRank(start, stop)
+	z := openSkiplist(a, root)
+	n := z.removeRangeByRank(start, stop)
 	checkZset(a, rec)
 	return n
 }
@@ -237,7 +255,8 @@ func RemoveRangeByScore(a *alloc.Arena, rec alloc.Handle, r ScoreRange) int {
 		}
 		return lpDeletePairs(a, rec, root, first, n)
 	}
-	n := openSkiplist(a, root).removeRangeByScore(&r)
+	z := openSkiplist(a, root)
+	n := z.removeRangeByScore(&r)
 	checkZset(a, rec)
 	return n
 }
@@ -258,7 +277,8 @@ func RemoveRangeByLex(a *alloc.Arena, rec alloc.Handle, r LexRange) int {
 		}
 		return lpDeletePairs(a, rec, root, first, n)
 	}
-	n := openSkiplist(a, root).removeRangeByLex(&r)
+	z := openSkiplist(a, root)
+	n := z.removeRangeByLex(&r)
 	checkZset(a, rec)
 	return n
 }
@@ -300,7 +320,8 @@ func Pop(a *alloc.Arena, rec alloc.Handle, max bool, count int, scratch []byte, 
 		}
 		return lpDeletePairs(a, rec, root, p, n)
 	}
-	n := openSkiplist(a, root).pop(max, count, fn)
+	z := openSkiplist(a, root)
+	n := z.pop(max, count, fn)
 	checkZset(a, rec)
 	return n
 }

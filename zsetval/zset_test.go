@@ -29,6 +29,16 @@ type pair struct {
 	s float64
 }
 
+// bothEncodings runs fn with the default limits (listpacks) and with limits of 0 (skiplists
+// from the first member).
+func bothEncodings(t *testing.T, fn func(t *testing.T)) {
+	t.Run("listpack", fn)
+	t.Run("skiplist", func(t *testing.T) {
+		withLimits(t, 0, 0)
+		fn(t)
+	})
+}
+
 // newZset makes a sorted-set record of key "z" and adds the pairs.
 func newZset(t testing.TB, a *alloc.Arena, pairs ...pair) alloc.Handle {
 	t.Helper()
@@ -41,7 +51,19 @@ func newZset(t testing.TB, a *alloc.Arena, pairs ...pair) alloc.Handle {
 			t.Fatal(err)
 		}
 	}
+	if want := wantEncoding(len(pairs)); Encoding(a, rec) != want {
+		t.Fatalf("encoding %s, want %s", Encoding(a, rec).Name(), want.Name())
+	}
+	mustCheck(t, a, rec)
 	return rec
+}
+
+// wantEncoding is the encoding of n members of at most 64 bytes under bothEncodings' limits.
+func wantEncoding(n int) object.Encoding {
+	if n > maxEntries() {
+		return object.EncSkiplist
+	}
+	return object.EncListpack
 }
 
 func all(a *alloc.Arena, rec alloc.Handle) []pair {
@@ -75,7 +97,9 @@ func freeRec(t testing.TB, a *alloc.Arena, rec alloc.Handle) {
 	}
 }
 
-func TestAddFlags(t *testing.T) {
+func TestAddFlags(t *testing.T) { bothEncodings(t, testAddFlags) }
+
+func testAddFlags(t *testing.T) {
 	a := newArena(t)
 	rec := newZset(t, a, pair{"a", 1})
 	type step struct {
@@ -121,7 +145,9 @@ func TestAddFlags(t *testing.T) {
 	freeRec(t, a, rec)
 }
 
-func TestOrderAndReads(t *testing.T) {
+func TestOrderAndReads(t *testing.T) { bothEncodings(t, testOrderAndReads) }
+
+func testOrderAndReads(t *testing.T) {
 	a := newArena(t)
 	in := []pair{{"e", 3}, {"b", 1}, {"a", 1}, {"10", 2}, {"9", 2}, {"z", -1.5}, {"c", 1}, {"big", 1e20}, {"-inf", math.Inf(-1)}}
 	rec := newZset(t, a, in...)
@@ -130,7 +156,7 @@ func TestOrderAndReads(t *testing.T) {
 	if got := all(a, rec); !slices.Equal(got, want) {
 		t.Fatalf("order %v", got)
 	}
-	if Len(a, rec) != len(want) || Encoding(a, rec) != object.EncListpack {
+	if Len(a, rec) != len(want) || Encoding(a, rec) != wantEncoding(len(want)) {
 		t.Fatal("len or encoding")
 	}
 	for i, p := range want {
@@ -223,7 +249,9 @@ func window(in []pair, offset, limit int) []pair {
 	return in
 }
 
-func TestLex(t *testing.T) {
+func TestLex(t *testing.T) { bothEncodings(t, testLex) }
+
+func testLex(t *testing.T) {
 	a := newArena(t)
 	var want []pair
 	for _, m := range []string{"a", "aa", "ab", "b", "c", "d", "e", "f", "g", "1", "22"} {
@@ -274,7 +302,9 @@ func TestLex(t *testing.T) {
 	freeRec(t, a, rec)
 }
 
-func TestRemoveAndPop(t *testing.T) {
+func TestRemoveAndPop(t *testing.T) { bothEncodings(t, testRemoveAndPop) }
+
+func testRemoveAndPop(t *testing.T) {
 	a := newArena(t)
 	var in []pair
 	for i := 0; i < 20; i++ {
@@ -322,7 +352,9 @@ func TestRemoveAndPop(t *testing.T) {
 	freeRec(t, a, rec)
 }
 
-func TestRandom(t *testing.T) {
+func TestRandom(t *testing.T) { bothEncodings(t, testRandom) }
+
+func testRandom(t *testing.T) {
 	a := newArena(t)
 	var in []pair
 	for i := 0; i < 10; i++ {
@@ -373,15 +405,31 @@ func TestRandom(t *testing.T) {
 	freeRec(t, a, rec)
 }
 
-func TestScan(t *testing.T) {
+func TestScan(t *testing.T) { bothEncodings(t, testScan) }
+
+func testScan(t *testing.T) {
 	a := newArena(t)
-	rec := newZset(t, a, pair{"a", 1}, pair{"b", 2})
-	var got []pair
-	if c := Scan(a, rec, 0, 1, nil, func(m []byte, s float64) { got = append(got, pair{string(m), s}) }); c != 0 {
-		t.Fatal("cursor", c)
+	var in []pair
+	for i := 0; i < 100; i++ {
+		in = append(in, pair{fmt.Sprint("m", i), float64(i)})
 	}
-	if !slices.Equal(got, []pair{{"a", 1}, {"b", 2}}) {
-		t.Fatal(got)
+	rec := newZset(t, a, in...)
+	seen := map[pair]bool{}
+	calls := 0
+	for c := uint64(0); ; calls++ {
+		c = Scan(a, rec, c, 10, nil, func(m []byte, s float64) { seen[pair{string(m), s}] = true })
+		if c == 0 {
+			break
+		}
+	}
+	if len(seen) != len(in) {
+		t.Fatalf("scan saw %d of %d", len(seen), len(in))
+	}
+	if Encoding(a, rec) == object.EncListpack && calls != 0 {
+		t.Fatal("a listpack scans in one call")
+	}
+	if Encoding(a, rec) == object.EncSkiplist && calls == 0 {
+		t.Fatal("a skiplist of 100 scans in one call with COUNT 10")
 	}
 	freeRec(t, a, rec)
 }
@@ -423,7 +471,9 @@ func TestBuilder(t *testing.T) {
 	freeRec(t, a, rec)
 }
 
-func TestCopyAndSize(t *testing.T) {
+func TestCopyAndSize(t *testing.T) { bothEncodings(t, testCopyAndSize) }
+
+func testCopyAndSize(t *testing.T) {
 	a, b := newArena(t), newArena(t)
 	rec := newZset(t, a, pair{"a", 1.5}, pair{"b", 2})
 	c, err := object.CopyCollection(a, rec, b, []byte("z2"), 0)

@@ -1,0 +1,5 @@
+//go:build !race
+
+package zsetval
+
+const raceOn = false
