@@ -15,7 +15,9 @@ import (
 // first (NX, XX, CH, in any order and repeated; both NX and XX, or a count of the rest not a
 // multiple of 3, is a syntax error), then each position in order (a number that does not parse,
 // then a pair outside the limits, is the error), then the key (WRONGTYPE); XX on a missing key
-// creates nothing. The event is ZADD's `zadd`.
+// creates nothing. A new set is encoded for all the members given, an existing one converted
+// first when they pass the listpack's limits (zsetTypeCreate, zsetTypeMaybeConvert). The event
+// is ZADD's `zadd`.
 func geoaddCommand(ctx *command.Ctx) {
 	args := ctx.Args
 	var flags zsetval.AddFlags
@@ -73,6 +75,9 @@ positions:
 			ctx.W.Error(replyError(err))
 			return
 		}
+	} else if err = zsetval.MaybeConvert(a, rec, n, maxLen); err != nil {
+		ctx.W.Error(replyError(err))
+		return
 	}
 	added, updated := 0, 0
 	for i, score := range scores {

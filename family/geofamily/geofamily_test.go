@@ -1,6 +1,9 @@
 package geofamily
 
-import "testing"
+import (
+	"strconv"
+	"testing"
+)
 
 // TestGeoaddEvents: GEOADD's events are ZADD's (`new` for a created key, then `zadd`), and
 // none when nothing changed; XX on a missing key creates nothing.
@@ -76,4 +79,30 @@ func TestResp3(t *testing.T) {
 	h.expect("*1\r\n*3\r\n$7\r\nPalermo\r\n$6\r\n0.0000\r\n*2\r\n,13.36138933897018433\r\n,38.11555639549629859\r\n",
 		"GEOSEARCH", "g", "FROMMEMBER", "Palermo", "BYRADIUS", "1", "km", "WITHDIST", "WITHCOORD")
 	h.expect("*2\r\n*2\r\n,13.36138933897018433\r\n,38.11555639549629859\r\n_\r\n", "GEOPOS", "g", "Palermo", "x")
+}
+
+// TestEncodings: GEOADD converts as ZADD does (more members than zset-max-listpack-entries in
+// one command, or a long member, make a skiplist), and searches read both encodings alike.
+func TestEncodings(t *testing.T) {
+	h := newHarness(t)
+	add := func(key string, from, n int, lat float64) {
+		args := []string{"GEOADD", key}
+		for i := from; i < from+n; i++ {
+			args = append(args, ftoa(13+float64(i%50)*0.01), ftoa(lat+float64(i/50)*0.01), "m"+strconv.Itoa(i))
+		}
+		h.do(args...)
+	}
+	add("small", 0, 100, 37)
+	add("small", 100, 28, 37)
+	add("big", 0, 100, 37)
+	add("big", 100, 28, 37)
+	add("big", 1000, 100, 60) // 100 more, far away, in one command: converted first
+	h.expect("$8\r\nlistpack\r\n", "OBJECT", "ENCODING", "small")
+	h.expect("$8\r\nskiplist\r\n", "OBJECT", "ENCODING", "big")
+	q := func(key string) string {
+		return h.do("GEOSEARCH", key, "FROMLONLAT", "13.2", "37.01", "BYRADIUS", "5", "km", "WITHDIST", "WITHHASH", "ASC")
+	}
+	if a, b := q("small"), q("big"); a != b || len(a) < 100 {
+		t.Errorf("listpack and skiplist disagree:\n%q\n%q", a, b)
+	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kvserver/kvserver/command"
 	"github.com/kvserver/kvserver/config"
+	"github.com/kvserver/kvserver/family/keyfamily"
 	"github.com/kvserver/kvserver/family/stringfamily"
 	"github.com/kvserver/kvserver/keyspace"
 	"github.com/kvserver/kvserver/querybuf"
@@ -48,8 +49,8 @@ func (r *recorder) take() string {
 	return s
 }
 
-// harness is the family's rows and the string family's (for WRONGTYPE) over a real keyspace of
-// 16 shards, with every keyspace event recorded.
+// harness is the family's rows, the string family's (for WRONGTYPE) and the key family's
+// (OBJECT, EXISTS) over a real keyspace of 16 shards, with every keyspace event recorded.
 type harness struct {
 	t      testing.TB
 	ks     *keyspace.Keyspace
@@ -71,7 +72,7 @@ func newHarness(t testing.TB) *harness {
 	t.Cleanup(ks.Close)
 	ks.SetNotifyClasses(keyspace.NotifyAll | keyspace.NotifyKeyevent | keyspace.NotifyNew)
 	h.ks = ks
-	h.tab = command.New(Commands(), stringfamily.Commands())
+	h.tab = command.New(Commands(), stringfamily.Commands(), keyfamily.Commands())
 	h.p = &command.Pipeline{KS: ks, Publisher: &h.rec}
 	h.ctx = &command.Ctx{W: &h.w, KS: ks, Cfg: config.New(), Stats: &command.KeyStats{}}
 	return h
