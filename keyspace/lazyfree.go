@@ -7,13 +7,12 @@ import (
 	"github.com/kvserver/kvserver/htable"
 	"github.com/kvserver/kvserver/object"
 	"github.com/kvserver/kvserver/quicklist"
-	"github.com/kvserver/kvserver/zsetval"
 )
 
 // Lazy freeing, as Redis 7.2's lazyfree.c: a deleted key whose value is costly to free — a
 // hash or set kept as a table of more than LazyFreeThreshold entries, a list of more than
 // LazyFreeThreshold quicklist nodes, a sorted set kept as a skiplist of more than
-// LazyFreeThreshold members (zsetval.FreeStep: its table, then its index with the entries) —
+// LazyFreeThreshold members (the type's registered FreeStep: its table, then its index with the entries) —
 // leaves its table at once
 // (its record is freed), and the value's root goes on its shard's queue; the cron frees queued
 // values a bounded amount per tick under the shard's lock (LazyFreeStep), where Redis hands
@@ -104,8 +103,10 @@ func freeEffort(a *alloc.Arena, h alloc.Handle) int64 {
 		_, root := object.Root(a, h)
 		return int64(quicklist.FromHandle(root).Nodes(a))
 	case object.EncSkiplist:
-		enc, root := object.Root(a, h)
-		return zsetval.FreeEffort(a, enc, root)
+		if effort, _ := object.SteppedFree(object.TypeOf(a, h)); effort != nil {
+			enc, root := object.Root(a, h)
+			return effort(a, enc, root)
+		}
 	}
 	return 1
 }
@@ -140,7 +141,8 @@ func (s *Shard) LazyFreeStepLocked(budget int) bool {
 			}
 		} else if it.enc == object.EncSkiplist {
 			// A big sorted set frees its table, then its index leaf by leaf with the entries.
-			it.destroyed = zsetval.FreeStep(s.arena, it.root, budget)
+			_, step := object.SteppedFree(it.typ)
+			it.destroyed = step(s.arena, it.enc, it.root, budget)
 			if !it.destroyed {
 				budget = 0
 			}
