@@ -8,7 +8,7 @@ PORT ?= 6379
 ARGS ?=
 # Packages with goroutines or shared state, run again under the race detector (which also
 # selects alloc's Go-heap backend: the detector cannot see memory outside the Go heap).
-RACE_PKGS := ./alloc/... ./sds/... ./object/... ./htable/... ./hashval/... ./setval/... ./quicklist/... ./listval/... ./keyspace/... ./querybuf/... ./resp/... ./glob/... ./config/... ./command/... ./family/... ./conv/... ./logging/... ./evict/... ./stats/... ./slowlog/... ./latency/... ./info/... ./pubsub/... ./server/...
+RACE_PKGS := ./alloc/... ./sds/... ./object/... ./htable/... ./hashval/... ./setval/... ./quicklist/... ./listval/... ./zsetval/... ./geo/... ./keyspace/... ./querybuf/... ./resp/... ./glob/... ./config/... ./command/... ./family/... ./conv/... ./logging/... ./evict/... ./stats/... ./slowlog/... ./latency/... ./info/... ./pubsub/... ./server/...
 
 .PHONY: all deps build run test test-unit test-race test-invariants test-e2e-race vet bench clean
 
@@ -33,7 +33,7 @@ test-unit:
 # The invariants build: the allocator's poisoned frees, double-free and size-mismatch panics, and
 # the pipeline's check that a handler reaches only the shards its row made it lock.
 test-invariants:
-	$(GO) test -count=1 -tags invariants ./alloc/... ./sds/... ./listpack/... ./intset/... ./quicklist/... ./object/... ./htable/... ./hashval/... ./setval/... ./listval/... ./rdb/... ./persist/... ./keyspace/... ./evict/... ./command/... ./family/...
+	$(GO) test -count=1 -tags invariants ./alloc/... ./sds/... ./listpack/... ./intset/... ./quicklist/... ./object/... ./htable/... ./hashval/... ./setval/... ./listval/... ./zindex/... ./zsetval/... ./rdb/... ./persist/... ./keyspace/... ./evict/... ./command/... ./family/...
 
 test-race:
 	$(GO) test -count=1 -race $(RACE_PKGS)

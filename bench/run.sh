@@ -8,8 +8,8 @@
 # the same run are reported. Servers are restarted wherever state would leak between rounds.
 # Prints a Markdown table and writes it, with the machine, versions and commands, to
 # BENCHMARKS.md, the bytes-per-key chart to bench/bytes-per-key.svg, the bytes-per-element
-# chart of hashes and sets to bench/bytes-per-element.svg and that of lists to
-# bench/bytes-per-element-lists.svg.
+# chart of hashes and sets to bench/bytes-per-element.svg, that of lists to
+# bench/bytes-per-element-lists.svg and that of sorted sets to bench/bytes-per-element-zsets.svg.
 #
 #   1  throughput: redis-benchmark SET and GET at -P 1 and -P 16, PING_MBULK (every GET hits)
 #   2  bytes per key: 1,000,000 SETs of 18-byte keys and 85-byte values via redis-cli --pipe
@@ -36,26 +36,35 @@
 #      used_memory per client of 10,000 clients blocked in BLPOP on distinct keys, over idle
 #      connections and over the empty server, and the latency from an LPUSH to the blocked
 #      client's reply (bench/blocked); a fresh server per round for the blocked clients
+#  10  sorted sets (issue 22): used_memory and RSS delta per member of one sorted set of
+#      1,000,000 members member:%010d (score i) and per set of 100,000 sorted sets zs:<i> of 10
+#      members m0…m9 (scores 0…9), loaded by bench/zset | redis-cli --pipe (3 rounds,
+#      Z_MEM_ROUNDS; drawn by bench/chart -bars); ops per server CPU-second of redis-benchmark -t
+#      zadd,zpopmin -P 16 (ZPOPMIN as many as the ZADDs left), and of ZRANK of random members and
+#      ZRANGE by rank from the middle of a loaded 1,000,000-member sorted set
 #
 # Environment (defaults in parentheses; QUICK=1 lowers the counts for a ~2-minute smoke test):
 #   ROUNDS (5)            rounds per measurement; figures that count need at least 5
-#   ONLY ("1 2 3 4 5 6 7 8 9") which measurements to run
+#   ONLY ("1 2 3 4 5 6 7 8 9 10") which measurements to run
 #   KVSERVER (build it)   run this binary as the kvserver side, e.g. /usr/bin/redis-server to
 #                         check the script itself
 #   OUT (BENCHMARKS.md)   report path; CHART (bench/bytes-per-key.svg) chart path
 #   CHART8 (bench/bytes-per-element.svg) the chart of measurement 8's memory per element
 #   CHART9 (bench/bytes-per-element-lists.svg) the chart of measurement 9's memory per element
+#   CHART10 (bench/bytes-per-element-zsets.svg) the chart of measurement 10's memory per element
 #   KEEP=1                keep the work directory (server logs, raw results) in /tmp
 #   L_PARTS ("a b c")     the parts of measurement 9: a list memory, b list speed, c blocked
 #                         clients (memory and wake-up latency); L_PARTS=b repeats the speed rows
+#   Z_PARTS ("a b")       the parts of measurement 10: a sorted-set memory, b sorted-set speed
 #   SERVER_ARGS ("")      more directives for both servers, e.g. "--maxmemory 8gb
 #                         --maxmemory-policy allkeys-lru": the memory limit set but not reached
 # and the counts below (TP_N1, TP_N16, MEM_KEYS, IDLE_CONNS, LAT_RATE, P_ROUNDS, SAVE_KEYS,
-# PS_SUBS, PS_MSGS, PS_IDLE, HS_FIELDS, HS_N, L_ELEMS, L_N, L_BLOCKED, L_WAKE_ROUNDS, …).
+# PS_SUBS, PS_MSGS, PS_IDLE, HS_FIELDS, HS_N, L_ELEMS, L_N, L_BLOCKED, L_WAKE_ROUNDS, Z_MEMBERS,
+# Z_SETS, Z_N, Z_RANK_MEMBERS, Z_RANK_N, …).
 set -euo pipefail
 
 # How the run was asked for, before the defaults below fill the variables in.
-RUN_LINE="$(for v in QUICK ROUNDS ONLY L_PARTS KVSERVER SERVER_ARGS; do [ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"; done)bench/run.sh"
+RUN_LINE="$(for v in QUICK ROUNDS ONLY L_PARTS Z_PARTS KVSERVER SERVER_ARGS; do [ -z "${!v:-}" ] || printf '%s=%q ' "$v" "${!v}"; done)bench/run.sh"
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 GO=${GO:-go}
@@ -70,9 +79,10 @@ if [ "$QUICK" = 1 ]; then
   : "${HS_KEYS:=20000}" "${HS_N:=200000}" "${HS_HGETALL_N:=2000}"
   : "${L_ELEMS:=100000}" "${L_LISTS:=10000}" "${L_N:=100000}" "${L_LRANGE_SCALE:=5}"
   : "${L_BLOCKED:=2000}" "${L_WAKE_ROUNDS:=2000}"
+  : "${Z_MEMBERS:=100000}" "${Z_SETS:=10000}" "${Z_N:=100000}" "${Z_RANK_MEMBERS:=100000}" "${Z_RANK_N:=50000}"
 fi
 ROUNDS=${ROUNDS:-5}
-ONLY=${ONLY:-1 2 3 4 5 6 7 8 9}
+ONLY=${ONLY:-1 2 3 4 5 6 7 8 9 10}
 SERVER_ARGS=${SERVER_ARGS:-}
 TP_N1=${TP_N1:-300000}          # requests per redis-benchmark run at -P 1 (a few seconds each)
 TP_N16=${TP_N16:-2000000}       # … and at -P 16
@@ -125,11 +135,19 @@ L_LRANGE_SCALE=${L_LRANGE_SCALE:-1} # … and of LRANGE_100/300/500/600 100,000,
 L_BLOCKED=${L_BLOCKED:-10000}   # 9c: clients blocked in BLPOP, each on its own key
 L_WAKE_ROUNDS=${L_WAKE_ROUNDS:-20000} # 9d: LPUSH → BLPOP reply rounds per run
 L_PARTS=${L_PARTS:-a b c}       # parts of 9 to run: a memory, b speed, c blocked clients and wake-up
+Z_MEMBERS=${Z_MEMBERS:-1000000} # 10a: members of the one big sorted set (member:%010d, score i) …
+Z_SETS=${Z_SETS:-100000}        # … sorted sets zs:<i> of 10 members m0…m9, scores 0…9
+Z_MEM_ROUNDS=${Z_MEM_ROUNDS:-$((ROUNDS < 3 ? ROUNDS : 3))} # rounds of 10a: used_memory is the same every round
+Z_N=${Z_N:-1000000}             # 10b: requests per -P 16 run of ZADD (ZPOPMIN: as many as it left) …
+Z_RANK_MEMBERS=${Z_RANK_MEMBERS:-1000000} # … members of the sorted set the rank runs read (member:%012d, score i) …
+Z_RANK_N=${Z_RANK_N:-500000}    # … requests per -P 16 run of ZRANK and of ZRANGE by rank
+Z_PARTS=${Z_PARTS:-a b}         # parts of 10 to run: a memory, b speed
 VALUE=85                        # value size of items 1, 2, 4 and 6
 OUT=${OUT:-$ROOT/BENCHMARKS.md}
 CHART=${CHART:-$ROOT/bench/bytes-per-key.svg}
 CHART8=${CHART8:-$ROOT/bench/bytes-per-element.svg}
 CHART9=${CHART9:-$ROOT/bench/bytes-per-element-lists.svg}
+CHART10=${CHART10:-$ROOT/bench/bytes-per-element-zsets.svg}
 TICKS=$(getconf CLK_TCK)
 
 WORK=$(mktemp -d /tmp/kvbench.XXXXXX)
@@ -683,14 +701,15 @@ hs_shapes() {
   )
 }
 
-# gen_load runs respgen with the given arguments (-n n among them) into side's server through
-# redis-cli --pipe, and fails unless all n commands were answered without an error.
+# gen_load runs respgen (or the generator GEN_TOOL names, e.g. zset) with the given arguments
+# (-n n among them) into side's server through redis-cli --pipe, and fails unless all n commands
+# were answered without an error.
 gen_load() {
-  local side=$1 n=$2 out
+  local side=$1 n=$2 out tool=${GEN_TOOL:-respgen}
   shift 2
-  note_cmd "$HELPERS/respgen $* | redis-cli -p \$PORT --pipe"
+  note_cmd "$HELPERS/$tool $* | redis-cli -p \$PORT --pipe"
   # redis-cli exits 1 when a reply was an error: the summary line decides.
-  out=$("$HELPERS/respgen" "$@" | timeout 900 redis-cli -p "${PORT[$side]}" --pipe 2>&1) || true
+  out=$("$HELPERS/$tool" "$@" | timeout 900 redis-cli -p "${PORT[$side]}" --pipe 2>&1) || true
   grep -q "errors: 0, replies: $n\$" <<<"$out" ||
     { echo "$(grep -o -m 1 -E "(ERR|WRONGTYPE)[^']*('[^']*')?" <<<"$out" | head -n 1) — $(tail -n 1 <<<"$out")" >&2; return 1; }
 }
@@ -965,6 +984,106 @@ measure_lists_blocked() {
   done
 }
 
+# The shapes of 10a, as HS_SHAPES (loaded by bench/zset, GEN_TOOL=zset): metric id | zset
+# arguments | element count | element | label | the command whose answer checks the load.
+z_shapes() {
+  Z_SHAPES=(
+    "zset1m|-cmd zadd -key bigzset -prefix member: -width 10 -n $Z_MEMBERS|$Z_MEMBERS|member|one sorted set of $(commas "$Z_MEMBERS") members member:%010d, score i|ZCARD bigzset"
+    "zset10|-cmd zaddn -prefix zs: -width 0 -members 10 -n $Z_SETS|$Z_SETS|sorted set|$(commas "$Z_SETS") sorted sets zs:<i> of 10 members m0…m9, scores 0…9|DBSIZE"
+  )
+}
+
+# The issue's targets for kvserver's used_memory per element of 10a's shapes.
+declare -A Z_TARGET=([zset1m]=64 [zset10]=110)
+Z_TESTS=(zadd zpopmin)
+# 10b's command lines on the loaded sorted set bigzset (members member:%012d, as __rand_int__
+# makes them, score i): ZRANK of a random member (every one present), ZRANGE of 10 ranks from
+# the middle.
+z_rank() {
+  Z_RANK=("zrank|ZRANK bigzset member:__rand_int__" "zrange|ZRANGE bigzset $((Z_RANK_MEMBERS / 2)) $((Z_RANK_MEMBERS / 2 + 9))")
+}
+
+# z_load (10b) starts side's server and loads bigzset for the rank runs, checking the rank of
+# its last member. A side that fails is left stopped and noted.
+z_load() {
+  local side=$1 got
+  if ! { start_server "$side" &&
+    GEN_TOOL=zset gen_load "$side" "$Z_RANK_MEMBERS" -cmd zadd -key bigzset -prefix member: -width 12 -n "$Z_RANK_MEMBERS" &&
+    got=$(timeout 30 redis-cli -p "${PORT[$side]}" ZRANK bigzset "$(printf 'member:%012d' $((Z_RANK_MEMBERS - 1)))") &&
+    { [ "$got" = $((Z_RANK_MEMBERS - 1)) ] || { echo "${NAME[$side]}: ZRANK of the last member of bigzset is '$got'" >&2; false; }; }; } 2>"$WORK/start.err"; then
+    cat "$WORK/start.err" >&2
+    failed "${NAME[$side]}: start and load bigzset for the sorted-set speed runs" "$WORK/start.err"
+    stop_server "$side"
+  fi
+}
+
+# z_pop_one (10b) runs ZPOPMIN -P 16 for as many requests as myzset has members (what that
+# round's ZADDs left), so that every request pops one, and checks that it is empty after.
+z_pop_one() {
+  local side=$1 r=$2 n left
+  n=$(timeout 30 redis-cli -p "${PORT[$side]}" ZCARD myzset)
+  [ "$n" -gt 0 ] || { echo "${NAME[$side]}: ZCARD myzset is '$n' after the ZADD run" >&2; return 1; }
+  throughput_one "$side" zpopmin 16 "$n" "$r"
+  left=$(timeout 30 redis-cli -p "${PORT[$side]}" ZCARD myzset)
+  [ "$left" = 0 ] || { echo "${NAME[$side]}: ZCARD myzset is '$left' after ZPOPMIN" >&2; return 1; }
+}
+
+# measure_zsets runs the parts of measurement 10 that Z_PARTS names.
+measure_zsets() {
+  z_shapes
+  [[ " $Z_PARTS " != *" a "* ]] || measure_zsets_memory
+  [[ " $Z_PARTS " != *" b "* ]] || measure_zsets_speed
+}
+
+measure_zsets_memory() {
+  local r side spec
+  say "10a. sorted sets: used_memory and RSS per element, a fresh server per shape and round, $Z_MEM_ROUNDS rounds"
+  note_cmd "redis-cli -p \$PORT MEMORY PURGE; sleep $HS_SETTLE; redis-cli -p \$PORT INFO memory   # 10a: used_memory before and after loading a shape, VmRSS from /proc/PID/status; then ZCARD or DBSIZE checked"
+  for r in $(seq "$Z_MEM_ROUNDS"); do
+    say "round $r/$Z_MEM_ROUNDS"
+    for spec in "${Z_SHAPES[@]}"; do
+      for side in "${SIDES[@]}"; do
+        GEN_TOOL=zset attempt "$(cut -d'|' -f5 <<<"$spec"), ${NAME[$side]}, round $r" hs_memory_round "$side" "$spec" "$r" z
+      done
+    done
+  done
+}
+
+measure_zsets_speed() {
+  local r side spec id cmd test
+  z_rank
+  say "10b. sorted sets: speed at -P 16, bigzset of $(commas "$Z_RANK_MEMBERS") members loaded"
+  note_cmd "redis-benchmark -p \$PORT -c 50 -d $VALUE -r $TP_KEYS -n $Z_N -P 16 -t zadd --csv"
+  note_cmd "redis-benchmark -p \$PORT -c 50 -d $VALUE -r $TP_KEYS -n \$(ZCARD myzset) -P 16 -t zpopmin --csv   # 10b: ZCARD myzset is 0 after"
+  for spec in "${Z_RANK[@]}"; do
+    IFS='|' read -r id cmd <<<"$spec"
+    note_cmd "redis-benchmark -p \$PORT -c 50 -n $Z_RANK_N -P 16$([[ $cmd != *__rand_int__* ]] || echo " -r $Z_RANK_MEMBERS") --csv $cmd"
+  done
+  for side in "${SIDES[@]}"; do z_load "$side"; done
+  for r in $(seq "$ROUNDS"); do
+    say "round $r/$ROUNDS"
+    for side in "${SIDES[@]}"; do
+      [ -n "${PID[$side]:-}" ] || continue
+      attempt "ZADD -P 16, ${NAME[$side]}, round $r" throughput_one "$side" zadd 16 "$Z_N" "$r"
+    done
+    for side in "${SIDES[@]}"; do
+      [ -n "${PID[$side]:-}" ] || continue
+      attempt "ZPOPMIN -P 16, ${NAME[$side]}, round $r" z_pop_one "$side" "$r"
+    done
+    for spec in "${Z_RANK[@]}"; do
+      IFS='|' read -r id cmd <<<"$spec"
+      for side in "${SIDES[@]}"; do
+        [ -n "${PID[$side]:-}" ] || continue
+        # hs_custom_one's -r is HS_KEYS: here the members of bigzset.
+        # shellcheck disable=SC2086 # cmd is a command line
+        HS_KEYS=$Z_RANK_MEMBERS attempt "$cmd -P 16, ${NAME[$side]}, round $r" hs_custom_one "$side" "z_$id" "$Z_RANK_N" "$r" $cmd
+      done
+    done
+  done
+  stop_server kv
+  stop_server redis
+}
+
 # ---- report --------------------------------------------------------------------------------
 
 # median prints the median of a metric's rounds for a side, or nothing.
@@ -1088,6 +1207,22 @@ define_rows() {
   row l_wake_p99_us f1 "LPUSH → reply of the client blocked in BLPOP on that key, p99, µs"
   row l_wake_p999_us f1 "LPUSH → reply of the client blocked in BLPOP on that key, p99.9, µs"
   row l_lpush_p50_us f1 "LPUSH → its own reply, read after the blocked client's, p50, µs"
+  z_shapes
+  for spec in "${Z_SHAPES[@]}"; do
+    IFS='|' read -r id _ _ el label _ <<<"$spec"
+    row "z_${id}_used" f2 "${label^}: used_memory delta per $el (target for kvserver ≤ ${Z_TARGET[$id]})"
+    row "z_${id}_rss" f2 "${label^}: RSS delta per $el"
+  done
+  for test in "${Z_TESTS[@]}"; do
+    row "tp_${test}_P16_ops" int "${test^^} -P 16 (redis-benchmark -t $test): ops/s"
+    row "tp_${test}_P16_cpu" int "${test^^} -P 16 (redis-benchmark -t $test): ops per server CPU-second (target ≥ 1.0× Redis)"
+  done
+  z_rank
+  for spec in "${Z_RANK[@]}"; do
+    IFS='|' read -r id label <<<"$spec"
+    row "z_${id}_ops" int "$label -P 16, $(commas "$Z_RANK_MEMBERS") members: ops/s"
+    row "z_${id}_cpu" int "$label -P 16, $(commas "$Z_RANK_MEMBERS") members: ops per server CPU-second (target ≥ 2.0× Redis)"
+  done
 }
 
 # side_median is median, plus the derived latency growth.
@@ -1194,6 +1329,34 @@ draw_chart9() {
     -ylabel "% of Redis's used_memory; labels: bytes" >"$CHART9"
 }
 
+# chart10_tsv prints measurement 10's chart data: series, shape, median bytes per element, for
+# the shapes with a Redis used_memory figure.
+chart10_tsv() {
+  local spec id el name kind side v
+  z_shapes
+  for spec in "${Z_SHAPES[@]}"; do
+    IFS='|' read -r id _ _ el _ _ <<<"$spec"
+    [ -n "$(median "z_${id}_used" redis)" ] || continue
+    case $id in
+      zset1m) name="1 sorted set of $(commas "$Z_MEMBERS") members, per member (target ${Z_TARGET[$id]})" ;;
+      zset10) name="$(commas "$Z_SETS") sorted sets of 10 members, per sorted set (target ${Z_TARGET[$id]})" ;;
+    esac
+    for kind in used rss; do
+      for side in "${SIDES[@]}"; do
+        v=$(median "z_${id}_$kind" "$side")
+        [ -z "$v" ] || printf '%s %s\t%s\t%s\n' "${NAME[$side]}" "$([ $kind = used ] && echo used_memory || echo RSS)" "$name" "$v"
+      done
+    done
+  done
+}
+
+# draw_chart10 draws measurement 10's memory per element into CHART10.
+draw_chart10() {
+  chart10_tsv | "$HELPERS/chart" -bars -ref "Redis used_memory" \
+    -title "Bytes per element of sorted sets, as a percentage of Redis's used_memory" \
+    -ylabel "% of Redis's used_memory; labels: bytes" >"$CHART10"
+}
+
 # rounds_table lists every round's figure of the table's measurements.
 rounds_table() {
   local spec id f label side
@@ -1210,17 +1373,18 @@ rounds_table() {
 }
 
 write_report() {
-  local elapsed=$1 t load_end chart_rel chart8_rel chart9_rel
+  local elapsed=$1 t load_end chart_rel chart8_rel chart9_rel chart10_rel
   load_end=$(cut -d' ' -f1-3 /proc/loadavg)
   chart_rel=$(realpath --relative-to="$(dirname "$OUT")" "$CHART")
   chart8_rel=$(realpath --relative-to="$(dirname "$OUT")" "$CHART8")
   chart9_rel=$(realpath --relative-to="$(dirname "$OUT")" "$CHART9")
+  chart10_rel=$(realpath --relative-to="$(dirname "$OUT")" "$CHART10")
   t=$(table)
   {
     echo "# Benchmarks: kvserver beside Redis"
     echo
     echo "Written by \`make bench\` (\`bench/run.sh\`) on $(date -u '+%Y-%m-%d %H:%M UTC') in $((elapsed / 60)) min $((elapsed % 60)) s."
-    echo "$ROUNDS rounds$(grep -q '^p_' "$RESULTS" && echo " ($P_ROUNDS for persistence)")$(grep -q '^hs_.*_used' "$RESULTS" && echo " ($HS_MEM_ROUNDS for the memory of hashes and sets)")$(grep -q '^l_list.*_used' "$RESULTS" && echo " ($L_MEM_ROUNDS for the memory of lists)"), kvserver then Redis in each, servers on loopback with persistence off and"
+    echo "$ROUNDS rounds$(grep -q '^p_' "$RESULTS" && echo " ($P_ROUNDS for persistence)")$(grep -q '^hs_.*_used' "$RESULTS" && echo " ($HS_MEM_ROUNDS for the memory of hashes and sets)")$(grep -q '^l_list.*_used' "$RESULTS" && echo " ($L_MEM_ROUNDS for the memory of lists)")$(grep -q '^z_zset.*_used' "$RESULTS" && echo " ($Z_MEM_ROUNDS for the memory of sorted sets)"), kvserver then Redis in each, servers on loopback with persistence off and"
     echo "\`--maxclients 20000\`. Every figure is the median of the rounds; the ratio is kvserver's median over"
     echo "Redis's from this same run. The machine is shared and noisy: compare ratios, not absolute figures"
     echo "across runs."
@@ -1274,6 +1438,17 @@ write_report() {
       echo "  from the same round. Wake-up: one client in BLPOP (blocked_clients polled to 1 first), another"
       echo "  sends LPUSH; time from that write until the blocked client has read its reply, $(commas "$L_WAKE_ROUNDS") rounds"
       echo "  per run, percentiles of each run, medians of the runs."
+    fi
+    if grep -q '^z_\|^tp_zadd' "$RESULTS"; then
+      echo "- Sorted sets: each shape loaded into a fresh server by \`bench/zset -cmd zadd|zaddn … | redis-cli --pipe\`"
+      echo "  (every command answered without an error, then ZCARD or DBSIZE checked), used_memory and VmRSS"
+      echo "  deltas read as for hashes and sets (MEMORY PURGE, $HS_SETTLE s), $Z_MEM_ROUNDS rounds; the big one is a skiplist"
+      echo "  in both servers, the small ones listpacks. Speed: one server per side holding \`bigzset\`, $(commas "$Z_RANK_MEMBERS")"
+      echo "  members \`member:%012d\` with score i (ZRANK of its last member checked); in each round"
+      echo "  redis-benchmark -t zadd ($(commas "$Z_N") requests, \`ZADD myzset __rand_int__ element:__rand_int__\`: -r $(commas "$TP_KEYS") makes the score random too), then -t zpopmin"
+      echo "  for exactly as many requests as myzset then has members (ZCARD 0 checked after), then"
+      echo "  \`ZRANK bigzset member:__rand_int__\` (-r $(commas "$Z_RANK_MEMBERS"): every member present) and \`ZRANGE bigzset"
+      echo "  $((Z_RANK_MEMBERS / 2)) $((Z_RANK_MEMBERS / 2 + 9))\` (10 ranks from the middle), $(commas "$Z_RANK_N") requests each, as custom commands."
     fi
     if grep -q '^p_' "$RESULTS"; then
       echo "- Persistence ($P_ROUNDS rounds: each takes minutes): servers started with \`--dir \$DIR --dbfilename dump.rdb\`"
@@ -1331,6 +1506,16 @@ write_report() {
       echo
       echo "![Bytes per element of lists]($chart9_rel)"
     fi
+    if [ -f "$CHART10" ] && [ -n "$(chart10_tsv)" ]; then
+      echo
+      echo "## Bytes per element of sorted sets"
+      echo
+      echo "The sorted-set shapes of the table, each loaded into a fresh server: used_memory and RSS deltas"
+      echo "per member of the big sorted set and per sorted set of the small ones (medians of $Z_MEM_ROUNDS rounds),"
+      echo "each bar drawn as a percentage of Redis's used_memory for its shape and labelled with its bytes."
+      echo
+      echo "![Bytes per element of sorted sets]($chart10_rel)"
+    fi
     echo
     echo "## Machine"
     echo
@@ -1386,8 +1571,8 @@ for tool in redis-server redis-cli redis-benchmark; do
 done
 
 HELPERS=$WORK/bin
-say "building the helpers (bench/loadgen, conns, respgen, chart, persist, pubsub, blocked) into $HELPERS"
-$GO build -o "$HELPERS/" ./bench/loadgen ./bench/conns ./bench/respgen ./bench/chart ./bench/persist ./bench/pubsub ./bench/blocked
+say "building the helpers (bench/loadgen, conns, respgen, chart, persist, pubsub, blocked, zset) into $HELPERS"
+$GO build -o "$HELPERS/" ./bench/loadgen ./bench/conns ./bench/respgen ./bench/chart ./bench/persist ./bench/pubsub ./bench/blocked ./bench/zset
 KV_NOTE=
 if [ -n "${KVSERVER:-}" ]; then
   BIN[kv]=$(command -v "$KVSERVER")
@@ -1398,7 +1583,7 @@ else
   $GO build -o bin/kvserver ./cmd/kvserver
   BIN[kv]=$ROOT/bin/kvserver
   KV_VERSION="$(bin/kvserver --version 2>/dev/null | head -n 1), git $(git rev-parse --short HEAD)$(
-    [ -z "$(git status --porcelain -- . ':!BENCHMARKS.md' ':!bench/bytes-per-key.svg' ':!bench/bytes-per-element.svg' ':!bench/bytes-per-element-lists.svg' 2>/dev/null)" ] ||
+    [ -z "$(git status --porcelain -- . ':!BENCHMARKS.md' ':!bench/bytes-per-key.svg' ':!bench/bytes-per-element.svg' ':!bench/bytes-per-element-lists.svg' ':!bench/bytes-per-element-zsets.svg' 2>/dev/null)" ] ||
       echo ' with uncommitted changes'), built by run.sh"
 fi
 BIN[redis]=$(command -v redis-server)
@@ -1424,19 +1609,21 @@ for m in $ONLY; do
     7) measure_pubsub ;;
     8) measure_hashes_sets ;;
     9) measure_lists ;;
+    10) measure_zsets ;;
     *) echo "ONLY: unknown measurement $m" >&2; exit 2 ;;
   esac
 done
 
 define_rows
-mkdir -p "$(dirname "$OUT")" "$(dirname "$CHART")" "$(dirname "$CHART8")" "$(dirname "$CHART9")"
+mkdir -p "$(dirname "$OUT")" "$(dirname "$CHART")" "$(dirname "$CHART8")" "$(dirname "$CHART9")" "$(dirname "$CHART10")"
 if [ -n "$(chart_tsv)" ]; then
   chart_tsv | "$HELPERS/chart" -title "Bytes per key against value size ($(commas "$CHART_KEYS") keys of 16 bytes)" \
     -xlabel "value size, bytes" -ylabel "bytes per key" -xstep 64 >"$CHART"
 fi
 [ -z "$(chart8_tsv)" ] || draw_chart8
 [ -z "$(chart9_tsv)" ] || draw_chart9
+[ -z "$(chart10_tsv)" ] || draw_chart10
 write_report "$(($(date +%s) - STARTED))"
-say "wrote $OUT$([ -f "$CHART" ] && echo ", $CHART")$([ -f "$CHART8" ] && [ -n "$(chart8_tsv)" ] && echo ", $CHART8")$([ -f "$CHART9" ] && [ -n "$(chart9_tsv)" ] && echo ", $CHART9")"
+say "wrote $OUT$([ -f "$CHART" ] && echo ", $CHART")$([ -f "$CHART8" ] && [ -n "$(chart8_tsv)" ] && echo ", $CHART8")$([ -f "$CHART9" ] && [ -n "$(chart9_tsv)" ] && echo ", $CHART9")$([ -f "$CHART10" ] && [ -n "$(chart10_tsv)" ] && echo ", $CHART10")"
 [ ! -s "$FAILURES" ] || { say "some measurements failed: see $OUT"; exit 1; }
 ABORTED=0

@@ -11,7 +11,9 @@ import (
 
 // Lazy freeing, as Redis 7.2's lazyfree.c: a deleted key whose value is costly to free — a
 // hash or set kept as a table of more than LazyFreeThreshold entries, a list of more than
-// LazyFreeThreshold quicklist nodes — leaves its table at once
+// LazyFreeThreshold quicklist nodes, a sorted set kept as a skiplist of more than
+// LazyFreeThreshold members (the type's registered FreeStep: its table, then its index with the entries) —
+// leaves its table at once
 // (its record is freed), and the value's root goes on its shard's queue; the cron frees queued
 // values a bounded amount per tick under the shard's lock (LazyFreeStep), where Redis hands
 // them to a background thread. Which deletes go this way is Redis's choice, by the lazyfree-*
@@ -100,6 +102,11 @@ func freeEffort(a *alloc.Arena, h alloc.Handle) int64 {
 	case object.EncQuicklist:
 		_, root := object.Root(a, h)
 		return int64(quicklist.FromHandle(root).Nodes(a))
+	case object.EncSkiplist:
+		if effort, _ := object.SteppedFree(object.TypeOf(a, h)); effort != nil {
+			enc, root := object.Root(a, h)
+			return effort(a, enc, root)
+		}
 	}
 	return 1
 }
@@ -132,6 +139,13 @@ func (s *Shard) LazyFreeStepLocked(budget int) bool {
 			if !it.destroyed {
 				budget = 0
 			}
+		} else if it.enc == object.EncSkiplist {
+			// A big sorted set frees its table, then its index leaf by leaf with the entries.
+			_, step := object.SteppedFree(it.typ)
+			it.destroyed = step(s.arena, it.enc, it.root, budget)
+			if !it.destroyed {
+				budget = 0
+			}
 		} else if !it.destroyed {
 			t := htable.Open(s.arena, nil, it.root)
 			before := len(s.lazy.batch)
@@ -141,7 +155,7 @@ func (s *Shard) LazyFreeStepLocked(budget int) bool {
 				budget = 0 // DestroyStep spent it (buckets passed count too)
 			}
 		}
-		if it.enc != object.EncQuicklist && !s.freeBatch(it.typ) {
+		if it.enc != object.EncQuicklist && it.enc != object.EncSkiplist && !s.freeBatch(it.typ) {
 			break // out of memory for the batch's table: the next step tries again
 		}
 		if it.destroyed {

@@ -31,6 +31,21 @@ type CollectionOps struct {
 	// Copy makes a deep copy of the value in dst (COPY, RENAME and MOVE across shards) and
 	// returns the copy's root, with the same encoding. On error nothing is left in dst.
 	Copy func(src *alloc.Arena, enc Encoding, root alloc.Handle, dst *alloc.Arena) (alloc.Handle, error)
+	// FreeEffort and FreeStep, when set, let the keyspace free a big value a bounded amount at
+	// a time (lazy freeing) without knowing its type: FreeEffort is Redis's
+	// lazyfreeGetFreeEffort for the value, and FreeStep frees about budget of its elements and
+	// reports when nothing is left (after which only FreeStep may touch the value).
+	FreeEffort func(a *alloc.Arena, enc Encoding, root alloc.Handle) int64
+	FreeStep   func(a *alloc.Arena, enc Encoding, root alloc.Handle, budget int) (done bool)
+}
+
+// SteppedFree returns the FreeEffort and FreeStep of type t, nil when the type frees its values
+// only at once (or through the keyspace's own table walk).
+func SteppedFree(t Type) (effort func(*alloc.Arena, Encoding, alloc.Handle) int64, step func(*alloc.Arena, Encoding, alloc.Handle, int) bool) {
+	if int(t) >= len(collections) || collections[t] == nil {
+		return nil, nil
+	}
+	return collections[t].FreeEffort, collections[t].FreeStep
 }
 
 // collections[t] is type t's registered operations, nil for strings and unregistered types.

@@ -16,6 +16,8 @@
 // here with rdbcompression on, half of it LZF on each value), where Redis's forked child blocks
 // nothing. A list is written as Redis 7.2's type 18, node by node (lists.go): a
 // listpack-encoded list as one packed node, a quicklist's nodes as they are, plain ones included.
+// A sorted set is written as Redis 7.2 does (zsets.go): a listpack as type 17, a skiplist as type
+// 5, its pairs from the highest score down, encoded whole under its shard's lock like a hash table.
 //
 // Loading decodes the file in one goroutine and inserts in several, each owning a fixed subset
 // of the shards, so that no two inserters share a lock. A value stored as elements streams

@@ -14,6 +14,7 @@ import (
 	"github.com/kvserver/kvserver/object"
 	"github.com/kvserver/kvserver/rdb"
 	"github.com/kvserver/kvserver/setval"
+	"github.com/kvserver/kvserver/zsetval"
 )
 
 // FuzzRestore feeds DUMP payloads to RESTORE's record building: never a panic; a payload
@@ -45,10 +46,23 @@ func FuzzRestore(f *testing.F) {
 	f.Add(rdb.FinishDump(node(rdb.AppendDumpHead(nil, rdb.TypeListQuicklist2, 1), lp("a", "1", "-7"), false)))
 	f.Add(rdb.FinishDump(node(node(node(rdb.AppendDumpHead(nil, rdb.TypeListQuicklist2, 3), lp("a", "b", "c", "d", "e", "f"), false),
 		[]byte(strings.Repeat("p", 40)), true), lp(), false)))
+	f.Add(rdb.EncodeDumpBlob(rdb.TypeZSetListpack, lp("a", "1", "b", "2.5", "-3", "inf")))
+	zpairs := func(n uint64, pairs ...zp) []byte {
+		b := rdb.AppendDumpHead(nil, rdb.TypeZSet2, n)
+		for _, p := range pairs {
+			b = rdb.AppendZSetMember(b, []byte(p.m), p.s, true)
+		}
+		return rdb.FinishDump(b)
+	}
+	f.Add(zpairs(3, zp{"c", 3}, zp{"b", 2}, zp{"a", -1.5}))
+	f.Add(zpairs(2, zp{"a", 3}, zp{"a", 2}))
+	f.Add(zpairs(1, zp{strings.Repeat("q", 20), 1e300}))
 	hashval.SetLimits(8, 16) // small limits: conversions happen within small inputs
 	setval.SetLimits(8, 4, 16)
 	listval.SetLimits(4)
+	zsetval.SetLimits(4, 16)
 	f.Cleanup(func() {
+		zsetval.SetLimits(zsetval.DefaultMaxListpackEntries, zsetval.DefaultMaxListpackValue)
 		listval.SetLimits(listval.DefaultFill)
 		hashval.SetLimits(512, 64)
 		setval.SetLimits(512, 128, 64)
@@ -84,6 +98,11 @@ func checkRestore(t *testing.T, a *alloc.Arena, payload []byte) {
 			t.Fatal(err)
 		}
 	}
+	if object.TypeOf(a, h) == object.TypeZSet {
+		if err := zsetval.Check(a, h); err != nil {
+			t.Fatal(err)
+		}
+	}
 	again := EncodeDump(a, h)
 	d2, ent2, err := rdb.OpenDump(again)
 	if err != nil {
@@ -105,6 +124,10 @@ func contents(a *alloc.Arena, h alloc.Handle) string {
 	if object.TypeOf(a, h) == object.TypeList {
 		enc, _ := object.Root(a, h)
 		return enc.Name() + ": " + listContents(a, h)
+	}
+	if object.TypeOf(a, h) == object.TypeZSet {
+		enc, _ := object.Root(a, h)
+		return enc.Name() + ": " + zsetContents(a, h)
 	}
 	if object.TypeOf(a, h) == object.TypeHash {
 		hashval.Each(a, h, nil, func(f, v []byte) bool {
@@ -133,12 +156,14 @@ func FuzzLoad(f *testing.F) {
 	putSet(f, src, 0, "sh", 0, "a", strings.Repeat("y", 70))
 	putList(f, src, 0, "l", 0, "a", "1", "b")
 	putList(f, src, 1, "lq", 0, "a", strings.Repeat("z", 9000), "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n")
+	putZSet(f, src, 0, "z", 0, zp{"a", 1}, zp{"b", -2.5}, zp{"12", 3})
 	put(f, src, 0, "s", "v", 0)
 	var buf bytes.Buffer
 	if _, err := WriteSnapshot(src, &buf, SnapshotOptions{Compress: true, Checksum: false}); err != nil {
 		f.Fatal(err)
 	}
 	f.Add(buf.Bytes())
+	f.Add(rdbFile(zsetEntry5("z5", 3, zp{"c", 3}, zp{"b", 2}, zp{"a", -1.5}), zsetEntry17("z17", "a", "1", "b", "2.5")))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ks := newSmallKS(t)
 		if _, err := Load(ks, bytes.NewReader(data), LoadOptions{Workers: 2}); err != nil {

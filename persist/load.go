@@ -40,7 +40,7 @@ type LoadOptions struct {
 type LoadResult struct {
 	Keys    int64             // keys loaded
 	Expired int64             // keys skipped because their expire had passed
-	Empty   int64             // empty hashes and sets skipped, as Redis skips them
+	Empty   int64             // empty collections skipped, as Redis skips them
 	Version int               // the file's RDB version
 	Aux     map[string]string // its AUX fields
 }
@@ -171,6 +171,11 @@ func Load(ks *keyspace.Keyspace, r io.Reader, opt LoadOptions) (LoadResult, erro
 					if f, v, err = d.NextPair(); err == nil {
 						batches[w] = appendElem(appendElem(append(batches[w], kindElem), f), v)
 					}
+				} else if ent.Type == rdb.TypeZSet2 {
+					var score float64
+					if f, score, err = d.NextZSetMember(); err == nil {
+						batches[w] = appendZSetElem(batches[w], f, score)
+					}
 				} else {
 					next := d.NextMember
 					if ent.Type == rdb.TypeList {
@@ -229,7 +234,7 @@ const (
 	kindString byte = iota // db, expire, idle, freq, key, value
 	kindBlob               // type, db, expire, idle, freq, key, blob
 	kindBegin              // type, db, expire, idle, freq, key, count
-	kindElem               // a member or list element, or a field and a value
+	kindElem               // a member or list element, a field and a value, or a sorted set's member and score (8 bytes)
 	kindNode               // a list's packed node: its listpack
 	kindPlain              // a list's plain node: its element
 	kindEnd                // the value is complete
@@ -237,7 +242,7 @@ const (
 
 // isElems reports whether an entry of type typ is stored as elements, read after it.
 func isElems(typ byte) bool {
-	return typ == rdb.TypeHash || typ == rdb.TypeSet || typ == rdb.TypeList
+	return typ == rdb.TypeHash || typ == rdb.TypeSet || typ == rdb.TypeList || typ == rdb.TypeZSet2
 }
 
 // isStreamed reports whether an entry of type typ is followed by its elements or nodes.
@@ -286,6 +291,7 @@ type building struct {
 	expire, idle, frq int64
 	b                 Builder          // a hash or set
 	lb                *listval.Builder // a list (made under the shard's lock: it allocates at once)
+	zb                *zsetBuilder     // a sorted set (nothing in the arena before its end)
 	active            bool
 	empty             int64 // lists skipped because no node had an element, as Redis skips them
 }
@@ -298,10 +304,14 @@ func (st *building) abort(locksHeld bool) {
 	if !locksHeld {
 		st.s.Lock()
 	}
-	if st.lb != nil {
+	switch {
+	case st.lb != nil:
 		st.lb.Abort()
 		st.lb = nil
-	} else {
+	case st.zb != nil:
+		st.zb.abort()
+		st.zb = nil
+	default:
 		st.b.Abort()
 	}
 	if !locksHeld {
@@ -340,6 +350,9 @@ func insertBatch(ks *keyspace.Keyspace, b []byte, locksHeld, merge bool, st *bui
 					err = st.lb.AppendPlain(f)
 				case st.lb != nil:
 					err = st.lb.AppendElem(f)
+				case st.zb != nil:
+					v, b = readElem(b)
+					err = st.zb.add(f, zsetElemScore(v))
 				case st.typ == rdb.TypeHash:
 					v, b = readElem(b)
 					err = st.b.AddPair(f, v)
@@ -369,6 +382,12 @@ func insertBatch(ks *keyspace.Keyspace, b []byte, locksHeld, merge bool, st *bui
 					unlock()
 					st.empty++
 					continue
+				}
+			} else if st.zb != nil {
+				h, err = st.zb.finish()
+				st.zb = nil
+				if err != nil && err != object.ErrOOM {
+					err = loadElemErr(err, st)
 				}
 			} else if h = st.b.Finish(); h == 0 {
 				err = fmt.Errorf("%w: empty value of key '%s'", rdb.ErrCorrupt, st.key)
@@ -414,6 +433,9 @@ func insertBatch(ks *keyspace.Keyspace, b []byte, locksHeld, merge bool, st *bui
 				st.lb = listval.NewBuilder(s.Arena(), st.key, expire)
 				unlock()
 			}
+			if typ == rdb.TypeZSet2 {
+				st.zb = newZSetBuilder(s.Arena(), st.key, count, expire)
+			}
 			continue
 		}
 		var val []byte
@@ -442,8 +464,11 @@ func insertBatch(ks *keyspace.Keyspace, b []byte, locksHeld, merge bool, st *bui
 func loadElemErr(err error, st *building) error {
 	if errors.Is(err, ErrDuplicateElement) {
 		what := "hash fields"
-		if st.typ == rdb.TypeSet {
+		switch st.typ {
+		case rdb.TypeSet:
 			what = "set members"
+		case rdb.TypeZSet2:
+			what = "zset fields"
 		}
 		return fmt.Errorf("%w: duplicate %s in key '%s'", rdb.ErrCorrupt, what, st.key)
 	}

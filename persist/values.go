@@ -20,15 +20,15 @@ import (
 
 // ErrDuplicateElement is a field or member found twice in one value: the data is corrupt
 // (Redis: "Duplicate hash fields detected", "Duplicate set members detected").
-var ErrDuplicateElement = errors.New("duplicate hash fields or set members detected")
+var ErrDuplicateElement = errors.New("duplicate hash fields, set members or sorted set members detected")
 
 // maxSizeHint bounds the element count a table is pre-sized for: the count comes from the
 // input before its elements, and a corrupt one must not allocate beyond what real data brings.
 const maxSizeHint = 1 << 20
 
 // NewBlobRecord makes the record of key holding blob, a listpack or intset of type typ
-// (rdb.TypeHashListpack, TypeSetListpack or TypeSetIntset) that package rdb validated, with
-// expire expireMs (unix ms, 0 for none).
+// (rdb.TypeHashListpack, TypeSetListpack, TypeSetIntset or TypeZSetListpack) that package rdb
+// validated, with expire expireMs (unix ms, 0 for none).
 func NewBlobRecord(a *alloc.Arena, key []byte, typ byte, blob []byte, expireMs int64) (alloc.Handle, error) {
 	switch typ {
 	case rdb.TypeHashListpack:
@@ -37,6 +37,8 @@ func NewBlobRecord(a *alloc.Arena, key []byte, typ byte, blob []byte, expireMs i
 		return setval.NewFromBlob(a, key, object.EncListpack, blob, expireMs)
 	case rdb.TypeSetIntset:
 		return setval.NewFromBlob(a, key, object.EncIntset, blob, expireMs)
+	case rdb.TypeZSetListpack:
+		return newZSetListpackRecord(a, key, blob, expireMs)
 	}
 	return 0, fmt.Errorf("persist: value type %d is not a blob", typ)
 }
@@ -122,8 +124,9 @@ func (b *Builder) Abort() {
 	}
 }
 
-// appendValue appends record h's value (a hash, a set or a list) as RDB: a listpack or intset
-// blob as it is, a hash table as its elements, a list as its nodes (lists.go).
+// appendValue appends record h's value (a hash, a set, a list or a sorted set) as RDB: a
+// listpack or intset blob as it is, a hash table as its elements, a list as its nodes
+// (lists.go), a skiplist as its pairs (zsets.go).
 func appendValue(dst []byte, a *alloc.Arena, h alloc.Handle, ent rdb.Entry, compress bool) []byte {
 	var scratch [24]byte
 	switch object.TypeOf(a, h) {
@@ -153,11 +156,13 @@ func appendValue(dst []byte, a *alloc.Arena, h alloc.Handle, ent rdb.Entry, comp
 		return dst
 	case object.TypeList:
 		return appendListNodes(rdb.AppendListHead(dst, ent, uint64(listNodes(a, h)), compress), a, h, compress)
+	case object.TypeZSet:
+		return appendZSet(dst, a, h, ent, compress)
 	}
 	panic(fmt.Sprintf("persist: no RDB form for value type %d", object.TypeOf(a, h)))
 }
 
-// NewRecord makes the record of key from a hash, set or list value that d read (RESTORE: ent
+// NewRecord makes the record of key from a hash, set, list or sorted set value that d read (RESTORE: ent
 // as rdb.OpenDump returned it): the blob copied, or the elements (a list's nodes) read from d
 // one at a time. Bad data (an element that does not read, a duplicate, a list without
 // elements) is rdb.ErrDumpData, a full arena object.ErrOOM; either way nothing is left
@@ -165,6 +170,9 @@ func appendValue(dst []byte, a *alloc.Arena, h alloc.Handle, ent rdb.Entry, comp
 func NewRecord(a *alloc.Arena, key []byte, d *rdb.Decoder, ent rdb.Entry, expireMs int64) (alloc.Handle, error) {
 	if ent.Type == rdb.TypeListQuicklist2 || ent.Type == rdb.TypeList {
 		return newListRecord(a, key, d, ent, expireMs)
+	}
+	if ent.Type == rdb.TypeZSet2 {
+		return newZSetRecord(a, key, d, ent, expireMs)
 	}
 	if ent.Type != rdb.TypeHash && ent.Type != rdb.TypeSet {
 		h, err := NewBlobRecord(a, key, ent.Type, ent.Value, expireMs)
@@ -209,7 +217,7 @@ func oomErr(err error) error {
 	return err
 }
 
-// EncodeDump returns the DUMP payload of hash, set or list record h.
+// EncodeDump returns the DUMP payload of hash, set, list or sorted-set record h.
 func EncodeDump(a *alloc.Arena, h alloc.Handle) []byte {
 	var scratch [24]byte
 	switch object.TypeOf(a, h) {
@@ -240,6 +248,8 @@ func EncodeDump(a *alloc.Arena, h alloc.Handle) []byte {
 	case object.TypeList:
 		b := rdb.AppendDumpHead(nil, rdb.TypeListQuicklist2, uint64(listNodes(a, h)))
 		return rdb.FinishDump(appendListNodes(b, a, h, true))
+	case object.TypeZSet:
+		return encodeZSetDump(a, h)
 	}
 	panic(fmt.Sprintf("persist: no DUMP form for value type %d", object.TypeOf(a, h)))
 }

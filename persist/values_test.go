@@ -88,6 +88,10 @@ func describe(ks *keyspace.Keyspace) []string {
 					e, _ := object.Root(a, h)
 					enc = "list/" + e.Name()
 					elems = []string{listContents(a, h)} // in order
+				case object.TypeZSet:
+					e, _ := object.Root(a, h)
+					enc = "zset/" + e.Name()
+					elems = []string{zsetContents(a, h)} // in order
 				default:
 					elems = append(elems, string(object.Value(a, h, nil)))
 				}

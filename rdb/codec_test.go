@@ -203,10 +203,10 @@ func TestDecodeErrors(t *testing.T) {
 	if _, _, err := decodeAll([]byte("REDIS0004\xfe\x00\x00\x01a\x01b\xff")); err != nil {
 		t.Errorf("v4: %v", err)
 	}
-	// A sorted set value: the clear unsupported-type error.
+	// A stream value (type 15): the clear unsupported-type error.
 	var ute *UnsupportedTypeError
-	if _, _, err := decodeAll([]byte("REDIS0011\xfe\x00\x03\x01a\x01\x01b\xff")); !errors.As(err, &ute) || ute.Type != 3 {
-		t.Errorf("zset: %v", err)
+	if _, _, err := decodeAll([]byte("REDIS0011\xfe\x00\x0f\x01a\x01\x01b\xff")); !errors.As(err, &ute) || ute.Type != 15 {
+		t.Errorf("stream: %v", err)
 	}
 	var uoe *UnsupportedOpcodeError
 	if _, _, err := decodeAll([]byte("REDIS0011\xf5\x00")); !errors.As(err, &uoe) {

@@ -11,7 +11,7 @@ import (
 	"github.com/kvserver/kvserver/listpack"
 )
 
-// Hashes, sets and lists: reading a value by its type (lists: list.go). Blobs (listpack, intset) are read whole and
+// Hashes, sets, lists and sorted sets: reading a value by its type (lists: list.go, sorted sets: zset.go). Blobs (listpack, intset) are read whole and
 // validated — deep, as Redis's sanitize-dump-payload yes does, since a corrupt blob would
 // otherwise be read out of bounds later. Values stored as elements are streamed: Next returns
 // the head (Entry.Len) and NextPair or NextMember read one element at a time into reused
@@ -23,9 +23,9 @@ var errEmptyKey = errors.New("rdb: empty collection")
 
 // elemState is the part of the last entry not read yet.
 type elemState struct {
-	typ  byte   // TypeHash, TypeSet, TypeList, or TypeListQuicklist2 (nodes); 0 when nothing is left
-	left uint64 // pairs of a hash, members of a set, elements or nodes of a list
-	src  byte   // a list's nodes: the type they are read as (TypeListQuicklist2 or TypeListQuicklist)
+	typ  byte   // TypeHash, TypeSet, TypeList, TypeZSet2, or TypeListQuicklist2 (nodes); 0 when nothing is left
+	left uint64 // pairs of a hash, members of a set or sorted set, elements or nodes of a list
+	src  byte   // the type read as: a list's nodes (TypeListQuicklist2 or TypeListQuicklist), a sorted set's pairs (TypeZSet2 or TypeZSet)
 	node []byte // a type-10 list's ziplist, read and converted to a listpack: its elements
 	at   int    // the offset of node's next entry
 	zm   []byte // a zipmap hash read from memory rather than the stream
@@ -38,6 +38,8 @@ func (d *Decoder) readValue(t byte, ent *Entry) error {
 	switch t {
 	case TypeList, TypeListZiplist, TypeListQuicklist, TypeListQuicklist2:
 		return d.readListValue(t, ent)
+	case TypeZSet, TypeZSet2, TypeZSetZiplist, TypeZSetListpack:
+		return d.readZSetValue(t, ent)
 	case TypeString:
 		v, err := d.readString(slotValue)
 		ent.Value = v
@@ -116,6 +118,8 @@ func typeName(t byte) string {
 		return "set"
 	case TypeList, TypeListZiplist, TypeListQuicklist, TypeListQuicklist2:
 		return "list"
+	case TypeZSet, TypeZSet2, TypeZSetZiplist, TypeZSetListpack:
+		return "zset"
 	}
 	return "string"
 }
@@ -206,6 +210,15 @@ func (d *Decoder) drain() error {
 	if e.typ == TypeListQuicklist2 {
 		for ; e.left > 0; e.left-- {
 			if _, _, err := d.readNode(e.src); err != nil {
+				return err
+			}
+		}
+		*e = elemState{}
+		return nil
+	}
+	if e.typ == TypeZSet2 {
+		for ; e.left > 0; e.left-- {
+			if _, _, err := d.readZSetPair(e.src); err != nil {
 				return err
 			}
 		}

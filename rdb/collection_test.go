@@ -186,7 +186,8 @@ func encodeValues(t testing.TB, vals []testValue, compress bool) []byte {
 	return buf.Bytes()
 }
 
-// readElems reads every element of ent from d, as strings (a hash: field, value, …).
+// readElems reads every element of ent from d, as strings (a hash: field, value, …; a sorted
+// set: member, score, …).
 func readElems(d *Decoder, ent Entry) ([]string, error) {
 	var out []string
 	switch ent.Type {
@@ -233,7 +234,18 @@ func readElems(d *Decoder, ent Entry) ([]string, error) {
 			}
 			out = append(out, string(m))
 		}
-	case TypeHashListpack, TypeSetListpack:
+	case TypeZSet2:
+		for {
+			m, score, err := d.NextZSetMember()
+			if err == io.EOF {
+				return out, nil
+			}
+			if err != nil {
+				return out, err
+			}
+			out = append(out, string(m), strconv.FormatFloat(score, 'g', -1, 64))
+		}
+	case TypeHashListpack, TypeSetListpack, TypeZSetListpack:
 		for p := listpack.First(ent.Value); p >= 0; p = listpack.Next(ent.Value, p) {
 			out = append(out, string(listpack.AppendValue(nil, ent.Value, p)))
 		}

@@ -26,7 +26,7 @@ type UnsupportedTypeError struct {
 }
 
 func (e *UnsupportedTypeError) Error() string {
-	return fmt.Sprintf("rdb: unsupported value type %d (only strings, hashes, sets and lists are supported)", e.Type)
+	return fmt.Sprintf("rdb: unsupported value type %d (only strings, hashes, sets, lists and sorted sets are supported)", e.Type)
 }
 
 // UnsupportedOpcodeError reports an opcode this package recognises but
@@ -280,9 +280,9 @@ func (d *Decoder) readHeader() error {
 
 // Next returns the next entry. It returns io.EOF after the EOF opcode, once the
 // checksum (if any and non-zero) has been verified. Any other error is final.
-// An entry stored as elements (Type TypeHash, TypeSet, TypeList) or nodes
-// (TypeListQuicklist2) is followed by them, which NextPair, NextMember,
-// NextListElem or NextNode read; Next skips those not read.
+// An entry stored as elements (Type TypeHash, TypeSet, TypeList, TypeZSet2) or
+// nodes (TypeListQuicklist2) is followed by them, which NextPair, NextMember,
+// NextListElem, NextZSetMember or NextNode read; Next skips those not read.
 // Empty collections are skipped (counted in EmptyKeys), as Redis's loader does.
 func (d *Decoder) Next() (Entry, error) {
 	if d.err != nil {
@@ -380,7 +380,8 @@ func (d *Decoder) next() (Entry, error) {
 			return Entry{}, &UnsupportedOpcodeError{t, "functions"}
 		case TypeString, TypeSet, TypeHash, TypeHashZipmap, TypeSetIntset, TypeHashZiplist,
 			TypeHashListpack, TypeSetListpack,
-			TypeList, TypeListZiplist, TypeListQuicklist, TypeListQuicklist2:
+			TypeList, TypeListZiplist, TypeListQuicklist, TypeListQuicklist2,
+			TypeZSet, TypeZSet2, TypeZSetZiplist, TypeZSetListpack:
 			if ent.Key, err = d.readString(slotKey); err != nil {
 				return Entry{}, err
 			}
@@ -419,8 +420,8 @@ func (d *Decoder) finish() error {
 
 // Decode reads a whole RDB file from r, calling fn for each entry; an error
 // from fn stops decoding and is returned. The elements of a value stored as
-// elements or nodes (TypeHash, TypeSet, TypeList, TypeListQuicklist2) are
-// skipped: a Decoder reads them.
+// elements or nodes (TypeHash, TypeSet, TypeList, TypeZSet2, TypeListQuicklist2)
+// are skipped: a Decoder reads them.
 func Decode(r io.Reader, fn func(Entry) error) error {
 	d := NewDecoder(r)
 	for {
@@ -446,10 +447,11 @@ var (
 // OpenDump checks a DUMP payload and reads the head of its value: ent.Type, then
 // ent.Value (a string, or a validated listpack or intset blob) or ent.Len elements
 // that d.NextPair (a hash's pairs), d.NextMember (a set's members), d.NextNode (a
-// list's nodes) or d.NextListElem (a type-1 list's elements) read. The
+// list's nodes), d.NextListElem (a type-1 list's elements) or d.NextZSetMember (a
+// sorted set's pairs) read. The
 // payload's RDB version must be at most 11 and its CRC-64 must match (a zero CRC
 // is not special here, as in Redis) else ErrDumpPayload; a type other than a
-// string, hash, set or list is an *UnsupportedTypeError; a malformed or empty value is
+// string, hash, set, list or sorted set is an *UnsupportedTypeError; a malformed or empty value is
 // ErrDumpData, from OpenDump or from the element reads. Bytes between the value
 // and the footer are ignored, as Redis does; unlike Redis (which reads the value
 // from the whole buffer), a value may not run into the footer, so a crafted
@@ -474,7 +476,8 @@ func OpenDump(payload []byte) (d *Decoder, ent Entry, err error) {
 	switch t := body[0]; t {
 	case TypeString, TypeSet, TypeHash, TypeHashZipmap, TypeSetIntset, TypeHashZiplist,
 		TypeHashListpack, TypeSetListpack,
-		TypeList, TypeListZiplist, TypeListQuicklist, TypeListQuicklist2:
+		TypeList, TypeListZiplist, TypeListQuicklist, TypeListQuicklist2,
+		TypeZSet, TypeZSet2, TypeZSetZiplist, TypeZSetListpack:
 	default:
 		return nil, Entry{}, &UnsupportedTypeError{t}
 	}
@@ -490,7 +493,7 @@ func OpenDump(payload []byte) (d *Decoder, ent Entry, err error) {
 }
 
 // DecodeDump returns the string value of a DUMP payload (errors as OpenDump's; a
-// hash, set or list is an *UnsupportedTypeError here).
+// hash, set, list or sorted set is an *UnsupportedTypeError here).
 func DecodeDump(payload []byte) ([]byte, error) {
 	_, ent, err := OpenDump(payload)
 	if err != nil {

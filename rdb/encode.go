@@ -1,9 +1,10 @@
 // Package rdb reads and writes Redis's RDB snapshot format (version 11, as
-// written by Redis 7.2) and DUMP payloads, for strings, hashes, sets and lists:
-// a listpack or intset value is a blob copied as it is (validated on load), a
-// hash table as its elements, streamed one at a time, a list as its quicklist
-// nodes, streamed one at a time; older dumps' ziplist and zipmap hashes and
-// ziplist and linked lists are converted on load.
+// written by Redis 7.2) and DUMP payloads, for strings, hashes, sets, lists and
+// sorted sets: a listpack or intset value is a blob copied as it is (validated
+// on load), a hash table as its elements, streamed one at a time, a list as its
+// quicklist nodes, streamed one at a time, a skiplist sorted set as its member,
+// score pairs, streamed one at a time; older dumps' ziplist and zipmap hashes,
+// ziplist and linked lists and ziplist sorted sets are converted on load.
 package rdb
 
 import (
@@ -36,17 +37,22 @@ const (
 	// encoded: the elements), TypeHashListpack, TypeSetListpack and TypeSetIntset
 	// (the encoding's bytes as one string), for lists TypeListQuicklist2 (list.go);
 	// the zipmap and ziplist hashes and the older lists are read only (Redis 2.4
-	// to 6.2 wrote them).
+	// to 6.2 wrote them). Sorted sets (zset.go): TypeZSetListpack and TypeZSet2
+	// written, TypeZSet and TypeZSetZiplist read only.
 	TypeString         = 0
 	TypeList           = 1
 	TypeSet            = 2
+	TypeZSet           = 3
 	TypeHash           = 4
+	TypeZSet2          = 5
 	TypeHashZipmap     = 9
 	TypeListZiplist    = 10
 	TypeSetIntset      = 11
+	TypeZSetZiplist    = 12
 	TypeHashZiplist    = 13
 	TypeListQuicklist  = 14
 	TypeHashListpack   = 16
+	TypeZSetListpack   = 17
 	TypeListQuicklist2 = 18
 	TypeSetListpack    = 20
 )
@@ -76,11 +82,14 @@ type Entry struct {
 	// follow: Decoder.NextPair, Decoder.NextMember; a zipmap hash is reported so),
 	// or a list: TypeListQuicklist2 (Value is nil and Len nodes follow,
 	// Decoder.NextNode; type 14 is reported so) or TypeList (Len elements
-	// follow, Decoder.NextListElem; type 10 is reported so).
+	// follow, Decoder.NextListElem; type 10 is reported so), or a sorted set:
+	// TypeZSetListpack (Value is the validated listpack; type 12 is converted and
+	// reported so) or TypeZSet2 (Len member, score pairs follow,
+	// Decoder.NextZSetMember; type 3 is reported so).
 	Type byte
-	// Len is the number of pairs of a hash, of members of a set (for a blob too),
-	// of nodes of a TypeListQuicklist2 list (empty ones included), of elements of a
-	// TypeList.
+	// Len is the number of pairs of a hash, of members of a set or sorted set (for a
+	// blob too), of nodes of a TypeListQuicklist2 list (empty ones included), of
+	// elements of a TypeList.
 	Len      uint64
 	Value    []byte
 	ExpireMs int64 // absolute Unix time in milliseconds, or -1 for none
@@ -203,7 +212,7 @@ func AppendString(b []byte, ent Entry, compress bool) []byte {
 }
 
 // AppendBlob appends one key whose value is the bytes of a listpack or an intset (typ
-// TypeHashListpack, TypeSetListpack or TypeSetIntset), written as one string as Redis does;
+// TypeHashListpack, TypeSetListpack, TypeSetIntset or TypeZSetListpack), written as one string as Redis does;
 // the rest as AppendString.
 func AppendBlob(b []byte, ent Entry, typ byte, blob []byte, compress bool) []byte {
 	b = appendHead(b, ent, typ, compress)
@@ -332,15 +341,16 @@ func encodeDumpVersion(value []byte, version int) []byte {
 }
 
 // EncodeDumpBlob returns the DUMP payload of a listpack or intset value (typ TypeHashListpack,
-// TypeSetListpack or TypeSetIntset): the type, the blob as a string, the footer.
+// TypeSetListpack, TypeSetIntset or TypeZSetListpack): the type, the blob as a string, the footer.
 func EncodeDumpBlob(typ byte, blob []byte) []byte {
 	return FinishDump(appendString([]byte{typ}, blob, true))
 }
 
 // AppendDumpHead starts the DUMP payload of a value stored as elements (typ TypeHash with n
-// pairs or TypeSet with n members) or nodes (TypeListQuicklist2 with n nodes) in dst: append
-// the elements with AppendElement or the nodes with AppendListNode (compress true, as DUMP
-// does) and end with FinishDump.
+// pairs, TypeSet with n members, TypeZSet2 with n members) or nodes (TypeListQuicklist2 with n
+// nodes) in dst: append the elements with AppendElement, the sorted set's with
+// AppendZSetMember or the nodes with AppendListNode (compress true, as DUMP does) and end with
+// FinishDump.
 func AppendDumpHead(dst []byte, typ byte, n uint64) []byte {
 	return appendLen(append(dst, typ), n)
 }

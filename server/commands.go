@@ -3,6 +3,7 @@ package server
 import (
 	"github.com/kvserver/kvserver/command"
 	"github.com/kvserver/kvserver/family/debugfamily"
+	"github.com/kvserver/kvserver/family/geofamily"
 	"github.com/kvserver/kvserver/family/hashfamily"
 	"github.com/kvserver/kvserver/family/keyfamily"
 	"github.com/kvserver/kvserver/family/listfamily"
@@ -40,6 +41,7 @@ func (s *Server) commandFamilies() [][]*command.Command {
 		s.observeCommands(),
 		testOnlyCommands(),
 		txfamily.Commands(),
+		geofamily.Commands(),
 	}
 }
 

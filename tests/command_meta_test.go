@@ -79,6 +79,9 @@ var changed72 = map[string]bool{
 	"scan":                    true,
 	"hscan":                   true, // complexity text: 7.0's ".." ends with "." in 7.2
 	"sscan":                   true,
+	"geodist":                 true, // complexity texts (7.2's O(1))
+	"geohash":                 true,
+	"geopos":                  true,
 	"psetex":                  true, // deprecated
 	"setex":                   true,
 	"setnx":                   true,

@@ -1099,11 +1099,11 @@ func TestPersistRefusedFiles(t *testing.T) {
 		f.Close()
 		loadRefused(t, dir, "duplicate")
 	})
-	t.Run("zset", func(t *testing.T) {
+	t.Run("stream", func(t *testing.T) {
 		t.Parallel()
-		requireKvserver(t, "Redis loads sorted sets")
+		requireKvserver(t, "Redis loads streams")
 		dir := t.TempDir()
-		writeRedisDump(t, dir, "SET a 1", "ZADD zs 1 m", "SET z 2")
+		writeRedisDump(t, dir, "SET a 1", "XADD st * f v", "SET z 2")
 		loadRefused(t, dir, "type")
 	})
 	t.Run("hash-duplicate-field", func(t *testing.T) {

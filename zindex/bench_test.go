@@ -54,11 +54,16 @@ var randoms = func() []int32 {
 
 func BenchmarkRank(b *testing.B) {
 	ix := benchIndex(b)
+	members := make([][]byte, len(randoms)) // the members asked for, in cache as a command's argument
+	for i, k := range randoms {
+		members[i] = []byte(member(int(k)))
+	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		k := int(randoms[i&(len(randoms)-1)])
-		if r, ok := ix.Rank(float64(2*k), bench.members[k]); !ok || r != k {
+		j := i & (len(randoms) - 1)
+		k := int(randoms[j])
+		if r, ok := ix.Rank(float64(2*k), members[j]); !ok || r != k {
 			b.Fatal("rank", k, r, ok)
 		}
 	}

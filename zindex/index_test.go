@@ -81,6 +81,9 @@ func TestAscendingAndAppend(t *testing.T) {
 	for _, useAppend := range []bool{false, true} {
 		th := newHarness(t)
 		n := 20000
+		if invariantsOn {
+			n = 4000 // a full Check after every step: 66 leaves, 3 levels
+		}
 		for i := range n {
 			if useAppend {
 				th.append(float64(i/3), member(i))

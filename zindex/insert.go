@@ -71,20 +71,23 @@ func (ix Index) insertAt(p *path, score float64, h alloc.Handle) error {
 			need++ // a new root
 		}
 	}
+	// The leaf's split uses spare[0], the inner nodes' and a new root the others.
 	for i := range need {
-		if spare[i] = ix.a.Alloc(leafSize); spare[i] == 0 {
-			for _, s := range spare[:i] {
-				ix.a.Free(s, leafSize)
+		if spare[i] = ix.a.Alloc(spareSize(i)); spare[i] == 0 {
+			for j, s := range spare[:i] {
+				ix.a.Free(s, spareSize(j))
 			}
 			return ErrOOM
 		}
 	}
 	spareAt := 0
-	// rightmost[lv]: the node at level lv is the last of its level.
+	// rightmost[lv]: the node at level lv is the last of its level (only splits ask).
 	var rightmost [maxHeight + 1]bool
-	rightmost[0] = true
-	for lv := 0; lv < height; lv++ {
-		rightmost[lv+1] = rightmost[lv] && p.idx[lv] == int(ix.inner(p.nodes[lv]).n)-1
+	if need > 0 {
+		rightmost[0] = true
+		for lv := 0; lv < height; lv++ {
+			rightmost[lv+1] = rightmost[lv] && p.idx[lv] == int(ix.inner(p.nodes[lv]).n)-1
+		}
 	}
 
 	key := scoreKey(score)
@@ -189,4 +192,12 @@ func (ix Index) insertAt(p *path, score float64, h alloc.Handle) error {
 		panic("zindex: split count mismatch")
 	}
 	return nil
+}
+
+// spareSize is the size of insertAt's spare node i: the leaf's first, inner nodes after.
+func spareSize(i int) int {
+	if i == 0 {
+		return leafSize
+	}
+	return innerSize
 }

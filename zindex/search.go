@@ -54,7 +54,8 @@ func (ix Index) beforeSlow(q *query, h alloc.Handle) bool {
 	return c < 0 || c == 0 && q.orEqual
 }
 
-// search returns the number of entries for which q holds, recording the descent in p.
+// search returns the number of entries for which q holds, recording the descent in p unless
+// p is nil.
 func (ix Index) search(q *query, p *path) int {
 	h := ix.hdr.root
 	if h == 0 {
@@ -78,7 +79,9 @@ func (ix Index) search(q *query, p *path) int {
 		for _, c := range in.counts[:i] {
 			rank += int(c)
 		}
-		p.nodes[lv], p.idx[lv] = h, i
+		if p != nil {
+			p.nodes[lv], p.idx[lv] = h, i
+		}
 		h = in.kids[i]
 	}
 	l := ix.leaf(h)
@@ -91,7 +94,9 @@ func (ix Index) search(q *query, p *path) int {
 			hi = mid
 		}
 	}
-	p.nodes[height], p.idx[height] = h, lo
+	if p != nil {
+		p.nodes[height], p.idx[height] = h, lo
+	}
 	return rank + lo
 }
 
@@ -161,32 +166,28 @@ func (ix Index) At(rank int) alloc.Handle {
 // none.
 func (ix Index) FirstAbove(score float64, exclusive bool) int {
 	q := query{mode: byScore, orEqual: exclusive, key: scoreKey(score), score: score}
-	var p path
-	return ix.search(&q, &p)
+	return ix.search(&q, nil)
 }
 
 // LastBelow is the rank of the last entry whose score is ≤ score (< when exclusive), -1 if
 // none.
 func (ix Index) LastBelow(score float64, exclusive bool) int {
 	q := query{mode: byScore, orEqual: !exclusive, key: scoreKey(score), score: score}
-	var p path
-	return ix.search(&q, &p) - 1
+	return ix.search(&q, nil) - 1
 }
 
 // FirstLexAbove is the rank of the first entry whose member is ≥ member (> when exclusive),
 // Len if none. Members are compared alone: lex ranges assume that all scores are equal.
 func (ix Index) FirstLexAbove(member []byte, exclusive bool) int {
 	q := query{mode: byMember, orEqual: exclusive, member: member}
-	var p path
-	return ix.search(&q, &p)
+	return ix.search(&q, nil)
 }
 
 // LastLexBelow is the rank of the last entry whose member is ≤ member (< when exclusive), -1
 // if none.
 func (ix Index) LastLexBelow(member []byte, exclusive bool) int {
 	q := query{mode: byMember, orEqual: !exclusive, member: member}
-	var p path
-	return ix.search(&q, &p) - 1
+	return ix.search(&q, nil) - 1
 }
 
 // Walk calls fn on the entries of ranks from, from+1, … (from, from-1, … when reverse) until

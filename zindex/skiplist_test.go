@@ -33,6 +33,35 @@ func newSkiplist() *skiplist {
 	return &skiplist{head: &slNode{level: make([]slLevel, 32)}, level: 1, rng: rand.New(rand.NewPCG(1, 1))}
 }
 
+// newSLNode allocates a node with its levels in the same object, as Redis's flexible array
+// (a separate level slice would cost the model a cache miss per hop that Redis does not pay).
+func newSLNode(level int) *slNode {
+	switch level {
+	case 1:
+		x := &struct {
+			n  slNode
+			lv [1]slLevel
+		}{}
+		x.n.level = x.lv[:]
+		return &x.n
+	case 2:
+		x := &struct {
+			n  slNode
+			lv [2]slLevel
+		}{}
+		x.n.level = x.lv[:]
+		return &x.n
+	case 3, 4:
+		x := &struct {
+			n  slNode
+			lv [4]slLevel
+		}{}
+		x.n.level = x.lv[:level]
+		return &x.n
+	}
+	return &slNode{level: make([]slLevel, level)}
+}
+
 func slLess(s1 float64, m1 string, s2 float64, m2 string) bool {
 	return s1 < s2 || s1 == s2 && strings.Compare(m1, m2) < 0
 }
@@ -63,7 +92,8 @@ func (zsl *skiplist) insert(score float64, member string) {
 		}
 		zsl.level = level
 	}
-	x = &slNode{score: score, member: member, level: make([]slLevel, level)}
+	x = newSLNode(level)
+	x.score, x.member = score, member
 	for i := range level {
 		x.level[i].forward = update[i].level[i].forward
 		update[i].level[i].forward = x

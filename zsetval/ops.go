@@ -10,9 +10,13 @@ import (
 // shards).
 func init() {
 	object.RegisterCollection(object.TypeZSet, &object.CollectionOps{
-		Free:      freeValue,
-		AllocSize: allocSize,
-		Copy:      copyValue,
+		Free:       freeValue,
+		AllocSize:  allocSize,
+		Copy:       copyValue,
+		FreeEffort: FreeEffort,
+		FreeStep: func(a *alloc.Arena, enc object.Encoding, root alloc.Handle, budget int) bool {
+			return FreeStep(a, root, budget)
+		},
 	})
 }
 

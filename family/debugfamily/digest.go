@@ -12,6 +12,7 @@ import (
 	"github.com/kvserver/kvserver/listval"
 	"github.com/kvserver/kvserver/object"
 	"github.com/kvserver/kvserver/setval"
+	"github.com/kvserver/kvserver/zsetval"
 )
 
 // DEBUG DIGEST and DIGEST-VALUE, by Redis's computeDatasetDigest and xorObjectDigest: SHA-1
@@ -51,7 +52,9 @@ var expireMark = []byte("!!expire!!")
 // Redis's OBJ_* ones), its value, and its TTL. A string is mixed in (an integer as its decimal
 // string); a set xors in each member's SHA-1 (an intset's members as decimal strings), so its
 // order does not matter; a list mixes in each element in order; a hash xors in, for each field, the SHA-1 of the field and value mixed
-// into a zero digest.
+// into a zero digest; a sorted set likewise for each member, its member and its score's
+// fpconv_dtoa text (appendDtoa: Redis 7.2's; 7.0.15 printed "%.17g", the same text for the
+// integers below 10^8, the infinities and the short binary fractions like 1.5, not for 0.1).
 func objectDigest(d *digest, a *alloc.Arena, h alloc.Handle, scratch []byte) {
 	var aux [8]byte
 	typ := object.TypeOf(a, h)
@@ -76,6 +79,15 @@ func objectDigest(d *digest, a *alloc.Arena, h alloc.Handle, scratch []byte) {
 	case object.TypeList:
 		listval.Each(a, h, scratch, func(e []byte) bool {
 			d.mix(e)
+			return true
+		})
+	case object.TypeZSet:
+		var text [32]byte
+		zsetval.Each(a, h, scratch, func(m []byte, score float64) bool {
+			var e digest
+			e.mix(m)
+			e.mix(appendDtoa(text[:0], score))
+			d.xor(e[:])
 			return true
 		})
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/kvserver/kvserver/object"
 	"github.com/kvserver/kvserver/replyerr"
 	"github.com/kvserver/kvserver/setval"
+	"github.com/kvserver/kvserver/zsetval"
 )
 
 // debugObjectCommand: DEBUG OBJECT key — Redis's status line on a key's value, found as
@@ -39,7 +40,8 @@ func debugObjectCommand(ctx *command.Ctx) {
 // its type byte and key. A string is an int encoding's 8, 16 or 32-bit RDB integer, or a raw
 // string (rawStringLen). A listpack or an intset is saved as one raw string of its bytes; a
 // hash or set kept as a table as its element count, then each field and value, or member, as a
-// raw string.
+// raw string; a skiplist sorted set as its member count, then each member as a raw string and
+// its score as 8 bytes.
 func serializedLength(ctx *command.Ctx, a *alloc.Arena, h alloc.Handle) int {
 	comp := rdbCompression(ctx)
 	switch typ, enc := object.TypeOf(a, h), object.EncodingOf(a, h); {
@@ -56,6 +58,15 @@ func serializedLength(ctx *command.Ctx, a *alloc.Arena, h alloc.Handle) int {
 		return rawStringLen(hashval.ListpackBlob(a, h), comp)
 	case typ == object.TypeSet && (enc == object.EncListpack || enc == object.EncIntset):
 		return rawStringLen(setval.Blob(a, h), comp)
+	case typ == object.TypeZSet && enc == object.EncListpack:
+		return rawStringLen(zsetval.ListpackBytes(a, h), comp)
+	case typ == object.TypeZSet:
+		n := rdbLenLen(zsetval.Len(a, h))
+		zsetval.Each(a, h, ctx.Scratch[:0], func(m []byte, _ float64) bool {
+			n += rawStringLen(m, comp) + 8
+			return true
+		})
+		return n
 	case typ == object.TypeHash:
 		n := rdbLenLen(hashval.Len(a, h))
 		hashval.Each(a, h, ctx.Scratch[:0], func(f, v []byte) bool {

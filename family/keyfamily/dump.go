@@ -13,9 +13,10 @@ import (
 )
 
 // DUMP and RESTORE: a key's value as Redis's serialization (package rdb: the value's RDB
-// encoding, RDB version 11 and a CRC-64), and back. Strings, hashes, sets and lists: a listpack
-// or intset as its bytes, a hash table as its elements, a list as its quicklist nodes (type 18)
-// (package persist builds the record back, converted by the limits as Redis's RDB load does).
+// encoding, RDB version 11 and a CRC-64), and back. Strings, hashes, sets, lists and sorted
+// sets: a listpack or intset as its bytes, a hash table as its elements, a list as its quicklist
+// nodes (type 18), a skiplist as its member, score pairs (type 5) (package persist builds the
+// record back, converted by the limits as Redis's RDB load does).
 
 // RESTORE's own errors, as Redis words them.
 const (
@@ -38,7 +39,7 @@ func dumpCommand(ctx *command.Ctx) {
 	switch object.TypeOf(a, h) {
 	case object.TypeString:
 		ctx.W.Bulk(rdb.EncodeDump(object.Value(a, h, ctx.Scratch[:0])))
-	case object.TypeHash, object.TypeSet, object.TypeList:
+	case object.TypeHash, object.TypeSet, object.TypeList, object.TypeZSet:
 		ctx.W.Bulk(persist.EncodeDump(a, h))
 	default:
 		ctx.W.Error(replyerr.WrongType.Error()) // no other type exists yet

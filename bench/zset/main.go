@@ -1,0 +1,105 @@
+// Command zset writes the sorted-set loads of measurement 10 in RESP to stdout, for
+// `redis-cli --pipe` (as bench/respgen does for the other types):
+//
+//	zset -cmd zadd -key bigzset -prefix member: -width 10 -n 1000000 | redis-cli --pipe
+//
+// It writes -n commands, one per number i from -start, where name(i) is -prefix followed by i
+// zero-padded to -width digits (-width 0 is no padding). -cmd chooses the command:
+//
+//	zadd    ZADD -key i name(i): one member per command, all in one sorted set, score i
+//	zaddn   ZADD name(i) 0 m0 1 m1 … M-1 m<M-1>, M = -members: a sorted set per command
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+)
+
+func main() {
+	n := flag.Int("n", 1000, "number of commands")
+	start := flag.Int("start", 0, "first number")
+	prefix := flag.String("prefix", "member:", "member (or key) prefix")
+	width := flag.Int("width", 10, "digits of the zero-padded number, 0 for none")
+	cmd := flag.String("cmd", "zadd", "zadd or zaddn")
+	key := flag.String("key", "", "the one key of zadd")
+	members := flag.Int("members", 10, "members per sorted set of zaddn")
+	flag.Parse()
+	if last := len(strconv.Itoa(*start + *n - 1)); *width > 0 && last > *width {
+		fmt.Fprintf(os.Stderr, "zset: numbers need %d digits, -width is %d\n", last, *width)
+		os.Exit(2)
+	}
+	gen, err := generator(*cmd, *key, *prefix, *width, *members)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "zset: %v\n", err)
+		os.Exit(2)
+	}
+	w := bufio.NewWriterSize(os.Stdout, 1<<20)
+	if write(w, gen, *start, *n) != nil || w.Flush() != nil {
+		os.Exit(1) // the reader went away
+	}
+}
+
+// generator returns the function appending command i of -cmd.
+func generator(cmd, key, prefix string, width, members int) (func(b []byte, i int) []byte, error) {
+	switch cmd {
+	case "zadd":
+		if key == "" {
+			return nil, fmt.Errorf("-cmd zadd needs -key")
+		}
+		return func(b []byte, i int) []byte {
+			b = appendBulk(append(b, "*4\r\n$4\r\nZADD\r\n"...), key)
+			b = appendBulk(b, strconv.Itoa(i))
+			return appendName(b, prefix, i, width)
+		}, nil
+	case "zaddn":
+		return func(b []byte, i int) []byte {
+			b = fmt.Appendf(b, "*%d\r\n$4\r\nZADD\r\n", 2+2*members)
+			b = appendName(b, prefix, i, width)
+			for m := range members {
+				b = appendBulk(appendBulk(b, strconv.Itoa(m)), "m"+strconv.Itoa(m))
+			}
+			return b
+		}, nil
+	}
+	return nil, fmt.Errorf("unknown -cmd %q", cmd)
+}
+
+// write writes commands start … start+n-1 to w.
+func write(w io.Writer, gen func(b []byte, i int) []byte, start, n int) error {
+	var b []byte
+	for i := start; i < start+n; i++ {
+		b = gen(b[:0], i)
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// appendBulk appends s as a RESP bulk string.
+func appendBulk(b []byte, s string) []byte {
+	b = append(b, '$')
+	b = strconv.AppendInt(b, int64(len(s)), 10)
+	b = append(b, "\r\n"...)
+	b = append(b, s...)
+	return append(b, "\r\n"...)
+}
+
+// appendName appends prefix and n, zero-padded to width digits, as a RESP bulk string.
+func appendName(b []byte, prefix string, n, width int) []byte {
+	var digits [20]byte
+	d := strconv.AppendInt(digits[:0], int64(n), 10)
+	b = append(b, '$')
+	b = strconv.AppendInt(b, int64(len(prefix)+max(width, len(d))), 10)
+	b = append(b, "\r\n"...)
+	b = append(b, prefix...)
+	for range width - len(d) {
+		b = append(b, '0')
+	}
+	b = append(b, d...)
+	return append(b, "\r\n"...)
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package zindex
+
+const raceEnabled = false
