@@ -248,7 +248,7 @@ func (s *Server) handoff(c *client) {
 		s.log.Debug("cannot take client socket out of its loop", zap.Int64("id", c.id), zap.Error(err))
 	}
 	c.inEpoll, c.hupOnly = false, false
-	go c.serve()
+	s.serveOnWorker(c)
 }
 
 // park gives client c, served by a goroutine that found nothing more to read, back to its loop.

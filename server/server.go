@@ -109,8 +109,10 @@ type Server struct {
 	logThrottles [numLogKinds]logging.Throttle // rate limits of the messages clients cause
 
 	// readPool and replyPool are the shared 16 KiB buffers clients borrow for a read and for a
-	// batch's replies.
+	// batch's replies (trimmed by the cron: trimBuffersCron).
 	readPool, replyPool *querybuf.Pool
+	// workers are the goroutines that serve clients taken from their loops (workers.go).
+	workers handoffWorkers
 	// bigReplies are the buffers a batch's replies grow into past the 16 KiB shared one
 	// (replies.go).
 	bigReplies *resp.BigBuffers
@@ -186,8 +188,9 @@ func New(opts Options) (*Server, error) {
 		done:       make(chan struct{}),
 		abandoned:  make(chan struct{}),
 		// Two buffers per P: a goroutine holds one only between its read and its parse.
-		readPool:    querybuf.NewPool(2 * runtime.GOMAXPROCS(0)),
-		replyPool:   querybuf.NewPool(2 * runtime.GOMAXPROCS(0)),
+		readPool:    querybuf.NewPool(2*runtime.GOMAXPROCS(0), sharedBuffersMax),
+		replyPool:   querybuf.NewPool(2*runtime.GOMAXPROCS(0), sharedBuffersMax),
+		workers:     newHandoffWorkers(),
 		bigReplies:  resp.NewBigBuffers(maxIdleBigReplies),
 		clientArena: clientArena,
 		activePool:  make(chan *activeState, activePoolSize),
