@@ -12,11 +12,11 @@ func benchSearch(b *testing.B, n int) {
 	h := newHarness(b)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range n {
-		h.do("GEOADD", "g", ftoa(13+rng.Float64()*2), ftoa(37+rng.Float64()*1.2), "p"+strconv.Itoa(i))
+		h.Do("GEOADD", "g", ftoa(13+rng.Float64()*2), ftoa(37+rng.Float64()*1.2), "p"+strconv.Itoa(i))
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		h.do("GEOSEARCH", "g", "FROMLONLAT", "14", "37.6", "BYRADIUS", "20", "km", "WITHDIST", "COUNT", "10", "ASC")
+		h.Do("GEOSEARCH", "g", "FROMLONLAT", "14", "37.6", "BYRADIUS", "20", "km", "WITHDIST", "COUNT", "10", "ASC")
 	}
 }
 
@@ -27,7 +27,7 @@ func BenchmarkGeoadd(b *testing.B) {
 	h := newHarness(b)
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
-		h.do("GEOADD", "g", ftoa(13+float64(i%100)*0.01), "37.5", "p"+strconv.Itoa(i%100))
+		h.Do("GEOADD", "g", ftoa(13+float64(i%100)*0.01), "37.5", "p"+strconv.Itoa(i%100))
 	}
 }
 
@@ -37,10 +37,10 @@ func BenchmarkGeoradius1000(b *testing.B) {
 	h := newHarness(b)
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range 1000 {
-		h.do("GEOADD", "g", ftoa(13+rng.Float64()*2), ftoa(37+rng.Float64()*1.2), "p"+strconv.Itoa(i))
+		h.Do("GEOADD", "g", ftoa(13+rng.Float64()*2), ftoa(37+rng.Float64()*1.2), "p"+strconv.Itoa(i))
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		h.do("GEORADIUS", "g", "14", "37.6", "50", "km")
+		h.Do("GEORADIUS", "g", "14", "37.6", "50", "km")
 	}
 }

@@ -30,7 +30,7 @@ func TestAgainstRedis(t *testing.T) {
 			found += len(a)
 		}
 		want := render(wantV)
-		v, err := parseReply(h.do(args...))
+		v, err := parseReply(h.Do(args...))
 		if err != nil {
 			t.Fatalf("%q: %v", args, err)
 		}
@@ -175,7 +175,7 @@ func TestAgainstRedis(t *testing.T) {
 		compare(args...)
 		want := rc.Do("ZRANGE", "dst", "0", "-1", "WITHSCORES").([]any)
 		var got []any
-		sh := h.ks.Shard(h.ks.ShardFor([]byte("dst")))
+		sh := h.KS.Shard(h.KS.ShardFor([]byte("dst")))
 		sh.Lock()
 		if rec, ok := sh.LookupLocked(0, []byte("dst")); ok {
 			zsetval.Each(sh.Arena(), rec, nil, func(member []byte, score float64) bool {
@@ -249,12 +249,12 @@ func TestTiesAgainstRedis(t *testing.T) {
 		args = append(args, s[0], s[1], "m"+strconv.Itoa(i))
 	}
 	rc.Do(args...)
-	h.do(args...)
+	h.Do(args...)
 	for _, order := range []string{"ASC", "DESC"} {
 		for count := 1; count <= 91; count += 3 {
 			q := []string{"GEOSEARCH", "t", "FROMLONLAT", "13.4", "38", "BYRADIUS", "100", "km", order, "COUNT", strconv.Itoa(count)}
 			want := render(rc.Do(q...))
-			v, err := parseReply(h.do(q...))
+			v, err := parseReply(h.Do(q...))
 			if err != nil {
 				t.Fatal(err)
 			}
