@@ -94,6 +94,7 @@ type activeState struct {
 	readPrefix int // private-buffer bytes a shared-buffer read left room for in front (readTargetLocked)
 	readN      int
 	readErr    error
+	stepErr    error          // the read's error, kept from runReadLocked for replyLocked
 	readFull   bool           // the last read filled its buffer: more may be waiting
 	nextCmd    int            // the batch's next command to run (a hand-off resumes there)
 	loop       *readinessLoop // the loop serving the client inline, whose buffers it uses; nil on a goroutine
@@ -167,7 +168,7 @@ func (c *client) detachActiveLocked(l *readinessLoop) bool {
 	}
 	a.parser.Recycle() // a big command's arena is not passed on
 	a.w.SetBuffer(nil)
-	a.plain, a.readBuf, a.readErr, a.loop = nil, nil, nil, nil
+	a.plain, a.readBuf, a.readErr, a.stepErr, a.loop = nil, nil, nil, nil, nil
 	a.closeAfterReply, a.nextCmd, a.blocking = false, 0, false
 	a.ctx.SetBlockedConn(nil)
 	a.ctx.Stats, a.ctx.Conn, a.ctx.Records, a.ctx.Cmd, a.ctx.Args = nil, nil, nil, nil, querybuf.Args{}
@@ -345,6 +346,9 @@ const (
 	serveHandoff // inline only: the rest needs a goroutine (a slow command, a full socket)
 	serveBlock   // a command blocked: the client waits in its loop, blocked (blocked.go)
 	serveRetry   // a woken blocked client found a lock busy inline: a goroutine serves it
+	// serveDeferred: inline, the batch ran and its replies wait for the end of the loop's round
+	// (readinessLoop.writeDeferred); the client stays active meanwhile, its lock released.
+	serveDeferred
 )
 
 // step reads once, runs every complete command and writes the replies. It says whether to go
@@ -368,6 +372,18 @@ func (c *client) stepLocked(inline bool) serveAction {
 			defer hold.Unlock()
 		}
 	}
+	if action, done := c.runReadLocked(inline, err); done {
+		return action
+	}
+	return c.replyLocked(inline)
+}
+
+// runReadLocked is the first half of a step, after a read that brought something (or an
+// error): it parses what was read and runs the complete commands, their replies left in c.w.
+// done reports that the step ended here (a hand-off, or a protocol error that closes the
+// connection at once), with its action; otherwise replyLocked is the second half, at once or,
+// on a readiness loop, after the loop's other ready clients have run (deferredReplies).
+func (c *client) runReadLocked(inline bool, err error) (action serveAction, done bool) {
 	c.countRead()
 	perr := c.consumeRead()
 	if c.readN > 0 {
@@ -377,20 +393,30 @@ func (c *client) stepLocked(inline bool) serveAction {
 	if err == nil {
 		err = c.readErr
 	}
+	c.stepErr = err
 	if c.parser.NumCommands() > 0 {
 		c.takeReplyBuffer()
 		if c.executeBatch(inline) {
 			c.publishBufferUse()
-			return serveHandoff
+			return serveHandoff, true
 		}
 	}
 	c.publishBufferUse()
 	if perr != nil {
 		if !c.protocolError(perr) {
-			return serveClose
+			return serveClose, true
 		}
 		c.closeAfterReply = true
 	}
+	return serveContinue, false
+}
+
+// replyLocked is the second half of a step: the replies (and pub/sub messages) written, then
+// what becomes of the client — closed after an error or a QUIT, blocked, handed over with a
+// full socket, or on.
+func (c *client) replyLocked(inline bool) serveAction {
+	err := c.stepErr
+	c.stepErr = nil
 	if !c.appendPushesLocked() {
 		return serveClose // its pub/sub messages went over the output limit
 	}
@@ -672,22 +698,23 @@ func (c *client) takeReplyBuffer() {
 	}
 }
 
-// getReplyBuffer takes a shared reply buffer: the loop's own when the client is served inline
-// and the loop has it (a client handed to a goroutine with unwritten replies keeps the buffer
-// it had), else one from the server's pool.
+// getReplyBuffer takes a shared reply buffer: one of the loop's free ones when the client is
+// served inline and the loop has one, else one from the server's pool.
 func (c *client) getReplyBuffer() []byte {
-	if l := c.loop; l != nil && l.replyBuf != nil {
-		b := l.replyBuf
-		l.replyBuf = nil
+	if l := c.loop; l != nil && len(l.replyBufs) > 0 {
+		b := l.replyBufs[len(l.replyBufs)-1]
+		l.replyBufs[len(l.replyBufs)-1] = nil
+		l.replyBufs = l.replyBufs[:len(l.replyBufs)-1]
 		return b
 	}
 	return c.srv.replyPool.Get()
 }
 
-// putReplyBuffer gives back a buffer from getReplyBuffer: to the loop if it has none.
+// putReplyBuffer gives back a buffer from getReplyBuffer: to the loop while it has fewer than
+// loopReplyBuffers free, else to the server's pool.
 func (c *client) putReplyBuffer(b []byte) {
-	if l := c.loop; l != nil && l.replyBuf == nil {
-		l.replyBuf = b
+	if l := c.loop; l != nil && len(l.replyBufs) < loopReplyBuffers {
+		l.replyBufs = append(l.replyBufs, b)
 		return
 	}
 	c.srv.replyPool.Put(b)
