@@ -29,7 +29,7 @@ var rewrite = flag.Bool("rewrite", false, "rewrite the libraries' case files fro
 // same in gopher-lua and in Redis's Lua.
 const renderer = `local function rnum(v) ` +
 	`if v ~= v then return 'nan' end ` +
-	`if v == math.huge then return 'inf' elseif v == -math.huge then return '-inf' end ` +
+	`if v == 1/0 then return 'inf' elseif v == -1/0 then return '-inf' end ` +
 	`if v == math.floor(v) and v < 2^53 and v > -2^53 then return string.format('%.0f', v) end ` +
 	`local m, e = math.frexp(v) return string.format('%.0f', m * 2^53) .. 'p' .. (e - 53) end ` +
 	`local function rstr(s) return '"' .. (string.gsub(s, "[^%w %-%+%.,:;_/%[%]{}()=<>!?#$&*@|~^']", function(c) return string.format('\\%03d', string.byte(c)) end)) .. '"' end ` +
