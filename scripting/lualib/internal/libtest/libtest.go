@@ -80,9 +80,11 @@ func Load(t *testing.T, path string) []Case {
 	return cases
 }
 
-// NewState is a gopher-lua state with the standard libraries and the given ones opened.
+// NewState is a gopher-lua state with the standard libraries and the given ones opened. Its
+// data stack may grow past the 8000 slots C Lua allows a C function (cmsgpack.unpack can
+// return 7999 values).
 func NewState(open ...func(*lua.LState)) *lua.LState {
-	L := lua.NewState()
+	L := lua.NewState(lua.Options{RegistrySize: 1024 * 20, RegistryMaxSize: 1024 * 80})
 	for _, o := range open {
 		o(L)
 	}
