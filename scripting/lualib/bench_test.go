@@ -31,8 +31,8 @@ func benchCall(b *testing.B, lib, fn, argSrc string) {
 const doc = `{id = 12345, name = "job:queue:item", attempts = 3, delay = 1.5, tags = {"a", "b", "c"},
 	data = {user = "u1", payload = string.rep("x", 64)}, done = false}`
 
-func BenchmarkCjsonEncode(b *testing.B) { benchCall(b, "cjson", "encode", doc) }
-func BenchmarkCjsonDecode(b *testing.B) { benchCall(b, "cjson", "decode", "cjson.encode("+doc+")") }
+func BenchmarkCjsonEncode(b *testing.B)  { benchCall(b, "cjson", "encode", doc) }
+func BenchmarkCjsonDecode(b *testing.B)  { benchCall(b, "cjson", "decode", "cjson.encode("+doc+")") }
 func BenchmarkCmsgpackPack(b *testing.B) { benchCall(b, "cmsgpack", "pack", doc) }
 func BenchmarkCmsgpackUnpack(b *testing.B) {
 	benchCall(b, "cmsgpack", "unpack", "cmsgpack.pack("+doc+")")
