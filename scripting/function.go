@@ -35,8 +35,8 @@ type Function struct {
 
 // loading is a library's load under way in a state: register_function adds to it.
 type loading struct {
-	lib     *Library                 // the library being built (first load) or replayed
-	first   bool                     // the first load: register_function records Functions
+	lib     *Library                  // the library being built (first load) or replayed
+	first   bool                      // the first load: register_function records Functions
 	funcs   map[string]*lua.LFunction // the closures registered, by name
 	started time.Time
 }

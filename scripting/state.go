@@ -36,16 +36,16 @@ type state struct {
 	keysDirty  bool        // a script wrote KEYS or ARGV: build new tables next run
 
 	// The current run (zero between runs).
-	caller   Caller
-	ctx      context.Context
-	resp     int    // redis.setresp's protocol for redis.call replies (2 or 3)
-	name     string // the script's SHA or the function's name, for error texts
-	errLine  int    // where the error was raised: line, -1 if not known
-	errSrc   string // and source ("@user_script")
-	loading  *loading
-	loadLog  func(level int, msg string) // redis.log while a library loads (Options.Log)
-	args     [][]byte // redis.call's arguments, reused
-	argBuf   []byte   // their bytes, reused
+	caller  Caller
+	ctx     context.Context
+	resp    int    // redis.setresp's protocol for redis.call replies (2 or 3)
+	name    string // the script's SHA or the function's name, for error texts
+	errLine int    // where the error was raised: line, -1 if not known
+	errSrc  string // and source ("@user_script")
+	loading *loading
+	loadLog func(level int, msg string) // redis.log while a library loads (Options.Log)
+	args    [][]byte                    // redis.call's arguments, reused
+	argBuf  []byte                      // their bytes, reused
 
 	rand rand48 // math.random's generator
 
