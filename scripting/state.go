@@ -179,9 +179,6 @@ func (st *state) openLibs(e *Engine, eval bool) {
 	L.SetTop(0)
 }
 
-// extraLibs open Redis's cjson, cmsgpack, bit and struct (scripting/lualib), each setting
-// its global table.
-var extraLibs []func(L *lua.LState)
 
 // allowedGlobals is Redis 7.2's allow list of globals (script_lua.c).
 var allowedGlobals = map[string]bool{
