@@ -127,6 +127,10 @@ func compile(body []byte, skip int, name string) (*lua.FunctionProto, error) {
 		}
 		return nil, fmt.Errorf("%s: %s", name, err.Error())
 	}
+	// The chunk is a vararg function that does not use "...": Lua 5.0's compatibility would
+	// build an `arg` table on every run (a map allocation in gopher-lua). Scripts get no
+	// arguments, so the chunk's `arg` is nil instead of {n=0}.
+	proto.IsVarArg &^= lua.VarArgNeedsArg
 	return proto, nil
 }
 

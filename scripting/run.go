@@ -38,8 +38,12 @@ type RunOpts struct {
 // the client speaks RESP3 — as Redis 7.2's script_lua.c.
 func (e *Engine) Run(s *Script, c Caller, opts RunOpts, w *resp.Writer) {
 	st := e.evalPool.get()
-	fn := st.L.NewFunctionFromProto(s.proto)
-	fn.Env = st.evalEnv
+	fn := st.lastFn
+	if st.lastScript != s {
+		fn = st.L.NewFunctionFromProto(s.proto)
+		st.lastScript, st.lastFn = s, fn
+	}
+	fn.Env = st.evalEnv // setfenv may have changed it
 	st.setArray(&st.keys, "KEYS", opts.Keys)
 	st.setArray(&st.argv, "ARGV", opts.Argv)
 	st.run(fn, 0, s.SHA, c, opts, w, ErrKilled)

@@ -32,6 +32,9 @@ type state struct {
 	protected map[*lua.LTable]bool
 	errFunc   *lua.LFunction // the error handler of a run (records where the error was raised)
 
+	lastScript *Script        // the script run last here, and its closure (reused by a run of
+	lastFn     *lua.LFunction // the same script: the main chunk has no upvalues)
+
 	keys, argv *lua.LTable // reused while no script wrote them
 	keysDirty  bool        // a script wrote KEYS or ARGV: build new tables next run
 
