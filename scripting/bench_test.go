@@ -82,5 +82,6 @@ func (benchCaller) Call(args [][]byte, proto int) []byte {
 }
 
 var benchBar, benchOne = []byte("$3\r\nbar\r\n"), []byte(":1\r\n")
+
 func (benchCaller) ACLCheck(args [][]byte) (bool, string) { return true, "" }
 func (benchCaller) Log(level int, msg string)             {}

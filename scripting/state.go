@@ -182,7 +182,6 @@ func (st *state) openLibs(e *Engine, eval bool) {
 	L.SetTop(0)
 }
 
-
 // allowedGlobals is Redis 7.2's allow list of globals (script_lua.c).
 var allowedGlobals = map[string]bool{
 	"string": true, "cjson": true, "bit": true, "cmsgpack": true, "math": true, "table": true,
