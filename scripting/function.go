@@ -200,7 +200,6 @@ func (st *state) loadGlobals(e *Engine) *lua.LTable {
 
 	g := L.NewTable()
 	g.RawSetString("redis", redis)
-	g.RawSetString("server", redis)
 	gMeta := L.NewTable()
 	gMeta.RawSetString("__index", L.NewFunction(nonexistentGlobal))
 	gMeta.RawSetString("__newindex", L.NewFunction(readonlyError))

@@ -143,7 +143,6 @@ func (st *state) openLibs(e *Engine, eval bool) {
 
 	redis := st.redisTable(e)
 	g.RawSetString("redis", redis)
-	g.RawSetString("server", redis)
 
 	// Protect: each library table behind a proxy, the globals behind an error metatable.
 	var libNames []string
