@@ -206,3 +206,24 @@ func TestLog(t *testing.T) {
 		t.Errorf("logs %q", c.logs)
 	}
 }
+
+// Redis's libraries are there, read-only like the others.
+func TestLibraries(t *testing.T) {
+	e := newTestEngine()
+	for _, tc := range []struct{ body, want string }{
+		{"return cjson.encode({1, 'a'})", "$7\r\n[1,\"a\"]\r\n"},
+		{"return cjson.decode('[1,2,3]')[3]", ":3\r\n"},
+		{"return cmsgpack.unpack(cmsgpack.pack({1, 2}))[2]", ":2\r\n"},
+		{"return struct.unpack('>H', struct.pack('>H', 300))", ":300\r\n"},
+		{"return bit.tohex(255)", "$8\r\n000000ff\r\n"},
+	} {
+		if got := eval(t, e, &fakeCaller{}, 2, tc.body, nil, nil); got != tc.want {
+			t.Errorf("%q:\n got %q\nwant %q", tc.body, got, tc.want)
+		}
+	}
+	for _, body := range []string{"cjson.encode = nil", "struct.x = 1", "cmsgpack.pack = nil", "bit.band = nil"} {
+		if got := eval(t, e, &fakeCaller{}, 2, body, nil, nil); !strings.Contains(got, readonlyMsg) {
+			t.Errorf("%q: %q", body, got)
+		}
+	}
+}
