@@ -215,7 +215,7 @@ func (st *state) redisLog(L *lua.LState) int {
 		case lua.LString:
 			s = string(v)
 		case lua.LNumber:
-			s = v.String()
+			s = formatNumber(float64(v))
 		default:
 			continue
 		}
@@ -271,7 +271,7 @@ func redisSha1hex(L *lua.LState) int {
 	case lua.LString:
 		s = string(v)
 	case lua.LNumber:
-		s = v.String()
+		s = formatNumber(float64(v))
 	}
 	sum := sha1.Sum([]byte(s))
 	L.Push(lua.LString(hex.EncodeToString(sum[:])))

@@ -1,6 +1,7 @@
 package scripting
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -224,6 +225,27 @@ func TestLibraries(t *testing.T) {
 	for _, body := range []string{"cjson.encode = nil", "struct.x = 1", "cmsgpack.pack = nil", "bit.band = nil"} {
 		if got := eval(t, e, &fakeCaller{}, 2, body, nil, nil); !strings.Contains(got, readonlyMsg) {
 			t.Errorf("%q: %q", body, got)
+		}
+	}
+}
+
+// tostring writes numbers as Lua 5.1 ("%.14g").
+func TestTostringNumbers(t *testing.T) {
+	e := newTestEngine()
+	for _, tc := range []struct{ body, want string }{
+		{"return tostring(1/3)", "0.33333333333333"},
+		{"return tostring(10)", "10"},
+		{"return tostring(0.1)", "0.1"},
+		{"return tostring(1e15)", "1e+15"},
+		{"return tostring(123456789012)", "123456789012"},
+		{"return tostring(1/0)", "inf"},
+		{"return tostring(-1/0)", "-inf"},
+		{"return tostring(nil)", "nil"},
+		{"return tostring('s')", "s"},
+	} {
+		want := "$" + strconv.Itoa(len(tc.want)) + "\r\n" + tc.want + "\r\n"
+		if got := eval(t, e, &fakeCaller{}, 2, tc.body, nil, nil); got != want {
+			t.Errorf("%q: %q, want %q", tc.body, got, want)
 		}
 	}
 }

@@ -2,6 +2,8 @@ package scripting
 
 import (
 	"context"
+	"math"
+	"strconv"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -125,6 +127,7 @@ func (st *state) openLibs(e *Engine, eval bool) {
 	g.RawSetString("rawset", L.NewFunction(st.luaRawset))
 	g.RawSetString("setmetatable", L.NewFunction(st.luaSetmetatable))
 	g.RawSetString("pcall", L.NewFunction(st.luaPcall(g.RawGetString("pcall"))))
+	g.RawSetString("tostring", L.NewFunction(luaTostring(g.RawGetString("tostring"))))
 	if t, ok := g.RawGetString("table").(*lua.LTable); ok {
 		for _, name := range []string{"insert", "remove", "sort"} {
 			t.RawSetString(name, L.NewFunction(st.guardFirstArg(t.RawGetString(name))))
@@ -323,4 +326,34 @@ func (st *state) errorHandler(L *lua.LState) int {
 		}
 	}
 	return 1
+}
+
+// luaTostring is tostring with Lua 5.1's number format (LUAI_NUMFFORMAT "%.14g": 1/3 is
+// 0.33333333333333, 1/0 is inf) where gopher-lua writes Go's shortest form. Concatenation
+// (..) still writes gopher-lua's form.
+func luaTostring(orig lua.LValue) lua.LGFunction {
+	tostring := orig.(*lua.LFunction).GFunction
+	return func(L *lua.LState) int {
+		if n, ok := L.Get(1).(lua.LNumber); ok {
+			L.Push(lua.LString(formatNumber(float64(n))))
+			return 1
+		}
+		return tostring(L)
+	}
+}
+
+// formatNumber is C's printf("%.14g") on x86-64 Linux.
+func formatNumber(f float64) string {
+	switch {
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	case math.IsNaN(f):
+		if math.Signbit(f) {
+			return "-nan"
+		}
+		return "nan"
+	}
+	return strconv.FormatFloat(f, 'g', 14, 64)
 }
