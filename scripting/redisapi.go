@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	lua "github.com/yuin/gopher-lua"
@@ -340,10 +341,14 @@ func (st *state) redisACLCheck(L *lua.LState) int {
 	return 1
 }
 
-// osClock is os.clock(): the process's CPU time is not at hand, the time since start is.
+// osClock is os.clock(): the CPU time of the process in seconds, as C's clock().
 func osClock(L *lua.LState) int {
-	L.Push(lua.LNumber(time.Since(processStart).Seconds()))
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		L.Push(lua.LNumber(0))
+		return 1
+	}
+	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	L.Push(lua.LNumber(cpu.Seconds()))
 	return 1
 }
-
-var processStart = time.Now()

@@ -249,3 +249,23 @@ func TestTostringNumbers(t *testing.T) {
 		}
 	}
 }
+
+// A stack overflow is an error in Redis's words, with the script's position.
+func TestStackOverflow(t *testing.T) {
+	body := "local function f() f() end f()"
+	want := "-ERR user_script:1: stack overflow script: ef5b65872cb582371ecea142590f46b7afc00f55, on @user_script:1.\r\n"
+	if got := eval(t, newTestEngine(), &fakeCaller{}, 2, body, nil, nil); got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+// string.rep refuses a result the server could not allocate, instead of ending the process.
+func TestStringRepBound(t *testing.T) {
+	got := eval(t, newTestEngine(), &fakeCaller{}, 2, "return string.rep('x', 1e12)", nil, nil)
+	if !strings.Contains(got, "not enough memory") {
+		t.Errorf("reply %q", got)
+	}
+	if got := eval(t, newTestEngine(), &fakeCaller{}, 2, "return ('ab'):rep(3)", nil, nil); got != "$6\r\nababab\r\n" {
+		t.Errorf("reply %q", got)
+	}
+}
