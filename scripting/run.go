@@ -82,6 +82,12 @@ func (st *state) run(fn *lua.LFunction, nargs int, name string, c Caller, opts R
 	if opts.Ctx != nil {
 		L.SetContext(opts.Ctx)
 	}
+	if opts.Proto == 2 || opts.Proto == 3 {
+		if old := w.Proto(); old != opts.Proto {
+			w.SetProto(opts.Proto)
+			defer w.SetProto(old)
+		}
+	}
 	L.Insert(fn, L.GetTop()-nargs+1)
 	err := L.PCall(nargs, 1, st.errFunc)
 	if opts.Ctx != nil {
