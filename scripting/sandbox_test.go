@@ -269,3 +269,18 @@ func TestStringRepBound(t *testing.T) {
 		t.Errorf("reply %q", got)
 	}
 }
+
+// error() as Lua 5.1 (redis-server 7.0.15's replies).
+func TestErrorFunction(t *testing.T) {
+	for _, tc := range []struct{ body, want string }{
+		{"error()", "-ERR nil script: aca90d914519fdb9825352bdc0befb59f7c8510f, on @user_script:1.\r\n"},
+		{"error(12)", "-ERR user_script:1: 12 script: 531d78cb0a3022f46aa8fcca247caa61d303b321, on @user_script:1.\r\n"},
+		{"error('x', 0)", "-ERR x script: a8325ab498c94f38b1b3e86862697a313b6dbe35, on @user_script:1.\r\n"},
+		{"local t = setmetatable({}, {__index=function() error('in meta') end}) return t.x", "-ERR user_script:1: in meta script: bcc41d687f3886b198b508c82e69e38a8fb08321, on @user_script:1.\r\n"},
+		{"return cjson.decode('{')", "-ERR user_script:1: Expected object key string but found T_END at character 2 script: 6c60bbb22c4b71b0415e4e539d6dc66cc27df21d, on @user_script:1.\r\n"},
+	} {
+		if got := eval(t, newTestEngine(), &fakeCaller{}, 2, tc.body, nil, nil); got != tc.want {
+			t.Errorf("%q:\n got %q\nwant %q", tc.body, got, tc.want)
+		}
+	}
+}

@@ -129,6 +129,7 @@ func (st *state) openLibs(e *Engine, eval bool) {
 	g.RawSetString("setmetatable", L.NewFunction(st.luaSetmetatable))
 	g.RawSetString("pcall", L.NewFunction(st.luaPcall(g.RawGetString("pcall"))))
 	g.RawSetString("tostring", L.NewFunction(luaTostring(g.RawGetString("tostring"))))
+	g.RawSetString("error", L.NewFunction(luaError))
 	if t, ok := g.RawGetString("table").(*lua.LTable); ok {
 		for _, name := range []string{"insert", "remove", "sort"} {
 			t.RawSetString(name, L.NewFunction(st.guardFirstArg(t.RawGetString(name))))
@@ -380,4 +381,16 @@ func strRep(L *lua.LState) int {
 	}
 	L.Push(lua.LString(strings.Repeat(s, n)))
 	return 1
+}
+
+// luaError is Lua 5.1's error(v [, level]): v may be missing (the error is nil), and a number
+// gets the position like a string does (lua_isstring is true for numbers).
+func luaError(L *lua.LState) int {
+	v := L.Get(1)
+	level := L.OptInt(2, 1)
+	if n, ok := v.(lua.LNumber); ok {
+		v = lua.LString(formatNumber(float64(n)))
+	}
+	L.Error(v, level)
+	return 0
 }
