@@ -47,6 +47,12 @@ func TestLoadLibraryAndCall(t *testing.T) {
 	if got := fcall(e, lib.Functions[2], c, []string{"k"}, nil); got != "$3\r\nbar\r\n" || c.calls[0][1] != "k" {
 		t.Errorf("get: %q %q", got, c.calls)
 	}
+	// Another state loading the library for its own use does not log again.
+	st := e.funcPool.get()
+	if got := fcall(e, lib.Functions[0], c, nil, []string{"again"}); got != "$6\r\nagain!\r\n" {
+		t.Errorf("echo in a second state: %q", got)
+	}
+	e.funcPool.put(st)
 	if len(logs) != 1 || logs[0] != "loaded 7.2.4" {
 		t.Errorf("load logs %q", logs)
 	}

@@ -225,9 +225,12 @@ func (st *state) redisLog(L *lua.LState) int {
 		}
 		b.WriteString(s)
 	}
-	if st.caller != nil {
+	switch {
+	case st.caller != nil:
 		st.caller.Log(level, b.String())
-	} else if st.loadLog != nil {
+	case st.loading != nil && !st.loading.first:
+		// A state loading a library again for its own use: the lines were logged by the load.
+	case st.loadLog != nil:
 		st.loadLog(level, b.String())
 	}
 	return 0
