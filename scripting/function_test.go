@@ -16,15 +16,14 @@ func fcall(e *Engine, f *Function, c Caller, keys, args []string) string {
 }
 
 func TestLoadLibraryAndCall(t *testing.T) {
-	e := newTestEngine()
+	var logs []string
+	e := New(Options{Version: "7.2.4", VersionNum: 0x070204, Log: func(level int, msg string) { logs = append(logs, msg) }})
 	code := "#!lua name=mylib\n" +
 		"local function helper(x) return x .. '!' end\n" +
 		"redis.register_function('echo', function(keys, args) return helper(args[1]) end)\n" +
 		"redis.register_function{function_name='ro', callback=function(k, a) return {k[1], a[1], #k, #a} end, flags={'no-writes', 'ALLOW-STALE'}, description='reads'}\n" +
 		"redis.register_function('get', function(keys) return redis.call('GET', keys[1]) end)\n" +
 		"redis.log(redis.LOG_NOTICE, 'loaded', redis.REDIS_VERSION)\n"
-	var logs []string
-	e.opts.Log = func(level int, msg string) { logs = append(logs, msg) }
 	lib, err := e.LoadLibrary([]byte(code))
 	if err != nil {
 		t.Fatal(err)
