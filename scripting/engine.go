@@ -108,17 +108,20 @@ func compile(body []byte, skip int, name string) (*lua.FunctionProto, error) {
 	chunk, err := parse.Parse(bytes.NewReader(body[skip:]), name)
 	if err != nil {
 		if pe, ok := err.(*parse.Error); ok {
+			// In Lua 5.1's words where gopher-lua's differ; an error at the end of the input
+			// is "near '<eof>'" on the last line.
 			msg := pe.Message
-			if msg == "syntax error" {
+			switch msg {
+			case "syntax error":
 				msg = "unexpected symbol"
+			case "unterminated string":
+				msg = "unfinished string"
+			case "unterminated multiline string":
+				msg = "unfinished long string"
 			}
-			tok := pe.Token
-			if tok == "EOF" || tok == "" {
-				tok = "<eof>"
-			}
-			line := pe.Pos.Line
+			tok, line := pe.Token, pe.Pos.Line
 			if line == parse.EOF || line <= 0 {
-				line = bytes.Count(body[skip:], []byte{'\n'}) + 1
+				tok, line = "<eof>", bytes.Count(body[skip:], []byte{'\n'})+1
 			}
 			return nil, fmt.Errorf("%s:%d: %s near '%s'", name, line, msg, tok)
 		}

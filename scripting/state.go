@@ -316,6 +316,9 @@ func (st *state) luaPcall(orig lua.LValue) lua.LGFunction {
 // errorHandler runs where an error was raised, before the stack unwinds: it records the
 // position of the innermost Lua function (Redis's __redis__err__handler reads
 // debug.getinfo(2) or (3) for a C function) and returns the error unchanged.
+//
+// When the innermost frame is Lua code, a gopher-lua runtime error is reworded as Lua 5.1's
+// (see luaRuntimeError).
 func (st *state) errorHandler(L *lua.LState) int {
 	st.errLine, st.errSrc = -1, ""
 	for level := 1; ; level++ {
@@ -328,9 +331,21 @@ func (st *state) errorHandler(L *lua.LState) int {
 		}
 		if dbg.What != "G" && dbg.CurrentLine >= 0 {
 			st.errLine, st.errSrc = dbg.CurrentLine, "@"+dbg.Source
+			if msg, isStr := L.Get(1).(lua.LString); isStr && level == 1 {
+				if fi, ok := readFrame(dbg); ok {
+					prefix := dbg.Source + ":" + strconv.Itoa(dbg.CurrentLine) + ": "
+					if text, found := strings.CutPrefix(string(msg), prefix); found {
+						if re := luaRuntimeError(L, fi, text); re != text {
+							L.Push(lua.LString(prefix + re))
+							return 1
+						}
+					}
+				}
+			}
 			break
 		}
 	}
+	L.Push(L.Get(1))
 	return 1
 }
 
