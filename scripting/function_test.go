@@ -129,7 +129,7 @@ func TestFunctionRunTime(t *testing.T) {
 	c := &fakeCaller{}
 	for i, want := range []string{
 		"-ERR user_function:2: Script attempted to access nonexistent global variable 'x' script: f9, on @user_function:2.\r\n",
-		"-ERR user_function:3: attempt to call a non-function object script: f10, on @user_function:3.\r\n",
+		"-ERR user_function:3: attempt to call field 'register_function' (a nil value) script: f10, on @user_function:3.\r\n",
 		"-ERR user_function:4: Script attempted to access nonexistent global variable 'KEYS' script: keys, on @user_function:4.\r\n",
 		"*3\r\n$1\r\nA\r\n:3\r\n$8\r\nfunction\r\n",
 		"-ERR user_function:6: Attempt to modify a readonly table script: setg, on @user_function:6.\r\n",
