@@ -35,6 +35,8 @@ type Engine struct {
 		libCount int
 	}
 
+	rand *rand48 // math.random's generator, one for all states as Redis has one
+
 	evalPool pool // states running EVAL scripts
 	funcPool pool // states running functions
 }
@@ -54,7 +56,7 @@ func New(opts Options) *Engine {
 	if opts.MaxIdle <= 0 {
 		opts.MaxIdle = 32
 	}
-	e := &Engine{opts: opts}
+	e := &Engine{opts: opts, rand: newRand48()}
 	e.mu.scripts = make(map[string]*Script)
 	e.evalPool = pool{max: opts.MaxIdle, build: func() *state { return e.newState(true) }}
 	e.funcPool = pool{max: opts.MaxIdle, build: func() *state { return e.newState(false) }}

@@ -53,7 +53,7 @@ type state struct {
 	args    [][]byte                    // redis.call's arguments, reused
 	argBuf  []byte                      // their bytes, reused
 
-	rand rand48 // math.random's generator
+	rand *rand48 // math.random's generator: the Engine's
 
 	// Libraries loaded into this state: their functions' closures by name.
 	libs map[*Library]map[string]*lua.LFunction
@@ -72,7 +72,7 @@ func (e *Engine) newState(eval bool) *state {
 		RegistryMaxSize: 1 << 20,
 	})
 	st := &state{L: L, protected: make(map[*lua.LTable]bool), libs: make(map[*Library]map[string]*lua.LFunction),
-		loadLog: e.opts.Log, errLine: -1, rand: newRand48()}
+		loadLog: e.opts.Log, errLine: -1, rand: e.rand}
 	st.openLibs(e, eval)
 	return st
 }
@@ -130,6 +130,11 @@ func (st *state) openLibs(e *Engine, eval bool) {
 	g.RawSetString("pcall", L.NewFunction(st.luaPcall(g.RawGetString("pcall"))))
 	g.RawSetString("tostring", L.NewFunction(luaTostring(g.RawGetString("tostring"))))
 	g.RawSetString("error", L.NewFunction(luaError))
+	// gcinfo (Lua 5.1's deprecated memory count in KB): the state's estimated size.
+	g.RawSetString("gcinfo", L.NewFunction(func(L *lua.LState) int {
+		L.Push(lua.LNumber(stateMemory >> 10))
+		return 1
+	}))
 	if t, ok := g.RawGetString("table").(*lua.LTable); ok {
 		for _, name := range []string{"insert", "remove", "sort"} {
 			t.RawSetString(name, L.NewFunction(st.guardFirstArg(t.RawGetString(name))))
