@@ -128,7 +128,6 @@ func TestMapReplyOrder(t *testing.T) {
 	}
 }
 
-
 // Arguments to redis.call: strings as they are, integers without ".0", other numbers in
 // Redis 7.2's shortest form (fpconv_dtoa; 7.0.15 wrote %.17g: 0.10000000000000001).
 func TestCallArguments(t *testing.T) {
