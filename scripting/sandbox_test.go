@@ -183,6 +183,11 @@ func TestPoolReuseLeavesNothingBehind(t *testing.T) {
 			t.Errorf("%q:\n got %q\nwant %q", tc.body, got, tc.want)
 		}
 	}
+	// A run that leaves a hole, then a run with fewer keys: nothing of the old ones remains.
+	eval(t, e, c, 2, "KEYS[2] = nil return 1", []string{"a", "b", "c", "d"}, nil)
+	if got := eval(t, e, c, 2, "return {#KEYS, tostring(KEYS[3]), tostring(KEYS[4])}", []string{"x"}, nil); got != "*3\r\n:1\r\n$3\r\nnil\r\n$3\r\nnil\r\n" {
+		t.Errorf("KEYS after a run that left a hole: %q", got)
+	}
 	// Fewer keys than the run before: the table is cut.
 	if got := eval(t, e, c, 2, "return {#KEYS, #ARGV}", []string{"only"}, nil); got != "*2\r\n:1\r\n:0\r\n" {
 		t.Errorf("KEYS/ARGV after a shorter run: %q", got)

@@ -38,8 +38,9 @@ type state struct {
 	lastScript *Script        // the script run last here, and its closure (reused by a run of
 	lastFn     *lua.LFunction // the same script: the main chunk has no upvalues)
 
-	keys, argv *lua.LTable // reused while no script wrote them
-	keysDirty  bool        // a script wrote KEYS or ARGV: build new tables next run
+	keys, argv   *lua.LTable // reused while no script wrote them
+	nkeys, nargv int         // their lengths after the last run
+	keysDirty    bool        // a script wrote KEYS or ARGV: build new tables next run
 
 	// The current run (zero between runs).
 	caller  Caller
