@@ -28,11 +28,13 @@ type Options struct {
 type Engine struct {
 	opts Options
 
+	// The script cache: read under mu's read lock (every EVALSHA looks up; readers do not
+	// wait on one another), written under its lock (SCRIPT LOAD, EVAL of a new body, SCRIPT
+	// FLUSH).
 	mu struct {
-		sync.Mutex
-		scripts  map[string]*Script // by SHA
-		memory   int64              // the scripts' bodies and protos (an estimate)
-		libCount int
+		sync.RWMutex
+		scripts map[string]*Script // by SHA
+		memory  int64              // their bodies and protos (an estimate)
 	}
 
 	rand *rand48 // math.random's generator, one for all states as Redis has one
@@ -78,11 +80,11 @@ func SHA1Hex(body []byte) string {
 // function): user_script:1: ..." or a shebang error.
 func (e *Engine) Load(body []byte) (*Script, error) {
 	sha := SHA1Hex(body)
-	e.mu.Lock()
-	s := e.mu.scripts[sha]
-	e.mu.Unlock()
-	if s != nil {
-		return s, nil
+	e.mu.RLock()
+	cached := e.mu.scripts[sha]
+	e.mu.RUnlock()
+	if cached != nil {
+		return cached, nil
 	}
 	flags, shebangLen, err := parseShebang(body)
 	if err != nil {
@@ -92,7 +94,7 @@ func (e *Engine) Load(body []byte) (*Script, error) {
 	if err != nil {
 		return nil, scriptError("Error compiling script (new function): " + err.Error())
 	}
-	s = &Script{SHA: sha, Body: bytes.Clone(body), Flags: flags, Shebang: shebangLen > 0, proto: proto}
+	s := &Script{SHA: sha, Body: bytes.Clone(body), Flags: flags, Shebang: shebangLen > 0, proto: proto}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if old := e.mu.scripts[sha]; old != nil {
@@ -155,9 +157,9 @@ func (e *Engine) Lookup(sha []byte) *Script {
 		}
 		buf[i] = c
 	}
-	e.mu.Lock()
+	e.mu.RLock()
 	s := e.mu.scripts[string(buf[:])]
-	e.mu.Unlock()
+	e.mu.RUnlock()
 	return s
 }
 
@@ -171,16 +173,16 @@ func (e *Engine) Flush() {
 
 // Len is the number of cached scripts (INFO number_of_cached_scripts).
 func (e *Engine) Len() int {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.mu.RLock()
+	defer e.mu.RUnlock()
 	return len(e.mu.scripts)
 }
 
 // ScriptsMemory estimates the memory of the cached scripts (INFO used_memory_scripts_eval):
 // their bodies, SHAs and compiled protos.
 func (e *Engine) ScriptsMemory() int64 {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.mu.RLock()
+	defer e.mu.RUnlock()
 	return e.mu.memory
 }
 
