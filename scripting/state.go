@@ -156,7 +156,7 @@ func (st *state) openLibs(e *Engine, eval bool) {
 		L.SetMetatable(lua.LString(""), mt)
 	}
 
-	redis := st.redisTable(e)
+	redis := st.redisTable(e, eval)
 	g.RawSetString("redis", redis)
 
 	// Protect: each library table behind a proxy, the globals behind an error metatable.
