@@ -131,6 +131,7 @@ func (st *state) openLibs(e *Engine, eval bool) {
 	g.RawSetString("pcall", L.NewFunction(st.luaPcall(g.RawGetString("pcall"))))
 	g.RawSetString("tostring", L.NewFunction(luaTostring(g.RawGetString("tostring"))))
 	g.RawSetString("error", L.NewFunction(luaError))
+	g.RawSetString("getfenv", L.NewFunction(st.luaGetfenv(g.RawGetString("getfenv"))))
 	// gcinfo (Lua 5.1's deprecated memory count in KB): the state's estimated size.
 	g.RawSetString("gcinfo", L.NewFunction(func(L *lua.LState) int {
 		L.Push(lua.LNumber(stateMemory >> 10))
@@ -414,4 +415,18 @@ func luaError(L *lua.LState) int {
 	}
 	L.Error(v, level)
 	return 0
+}
+
+// luaGetfenv is getfenv, except that the environment of a Go function (redis.call…), which
+// gopher-lua answers with the real globals, is the run's environment: the real globals are
+// never in a script's hands (their existing keys could be overwritten, and would stay so).
+func (st *state) luaGetfenv(orig lua.LValue) lua.LGFunction {
+	getfenv := orig.(*lua.LFunction).GFunction
+	return func(L *lua.LState) int {
+		n := getfenv(L)
+		if n == 1 && L.Get(-1) == st.globals {
+			L.Replace(-1, L.Env)
+		}
+		return n
+	}
 }
