@@ -145,6 +145,7 @@ func (st *state) openLibs(e *Engine, eval bool) {
 
 	if s, ok := g.RawGetString("string").(*lua.LTable); ok {
 		s.RawSetString("rep", L.NewFunction(strRep))
+		s.RawSetString("format", L.NewFunction(strFormat))
 	}
 
 	// String values' metatable: a hidden one, so that the real string table cannot be reached
