@@ -141,6 +141,7 @@ func (st *state) openLibs(e *Engine, eval bool) {
 		for _, name := range []string{"insert", "remove", "sort"} {
 			t.RawSetString(name, L.NewFunction(st.guardFirstArg(t.RawGetString(name))))
 		}
+		t.RawSetString("concat", L.NewFunction(tableConcat))
 	}
 
 	if s, ok := g.RawGetString("string").(*lua.LTable); ok {
@@ -385,25 +386,6 @@ func formatNumber(f float64) string {
 		return "nan"
 	}
 	return strconv.FormatFloat(f, 'g', 14, 64)
-}
-
-// maxStringRep bounds string.rep's result: gopher-lua would ask Go for the whole string at
-// once, and a failed allocation ends the process where C Lua's raises "not enough memory".
-const maxStringRep = 512 << 20
-
-// strRep is string.rep(s, n) with that bound.
-func strRep(L *lua.LState) int {
-	s := L.CheckString(1)
-	n := L.CheckInt(2)
-	if n <= 0 || s == "" {
-		L.Push(lua.LString(""))
-		return 1
-	}
-	if n > maxStringRep/len(s) {
-		L.RaiseError("not enough memory")
-	}
-	L.Push(lua.LString(strings.Repeat(s, n)))
-	return 1
 }
 
 // luaError is Lua 5.1's error(v [, level]): v may be missing (the error is nil), and a number

@@ -9,6 +9,9 @@ import (
 	lua "github.com/yuin/gopher-lua"
 )
 
+// Library functions of gopher-lua that differ from Lua 5.1's in what a script sees, redone as
+// Lua's: string.format, string.rep, table.concat.
+
 // strFormat is Lua 5.1's string.format (lstrlib.c str_format), which gopher-lua hands to Go's
 // fmt.Sprintf as it is: C's conversions and their limits are kept here — width and precision
 // of two digits at most (a bigger one would make the server allocate what the script asks),
@@ -203,4 +206,82 @@ func addQuoted(b *strings.Builder, s string) {
 		}
 	}
 	b.WriteByte('"')
+}
+
+// tableConcat is Lua 5.1's table.concat(t [, sep [, i [, j]]]) (ltablib.c tconcat): numbers
+// written as Lua writes them (%.14g), no clamping of i and j to the table's length, Redis's
+// words for a value that is neither a string nor a number.
+func tableConcat(L *lua.LState) int {
+	t := L.CheckTable(1)
+	sep := ""
+	if L.GetTop() >= 2 && L.Get(2) != lua.LNil {
+		sep = checkStringArg(L, 2, "concat")
+	}
+	i, j := 1, t.Len()
+	if L.GetTop() >= 3 && L.Get(3) != lua.LNil {
+		i = int(luaToInt64(checkNumberArg(L, 3, "concat")))
+	}
+	if L.GetTop() >= 4 && L.Get(4) != lua.LNil {
+		j = int(luaToInt64(checkNumberArg(L, 4, "concat")))
+	}
+	var b strings.Builder
+	for k := i; k <= j; k++ {
+		switch v := t.RawGetInt(k).(type) {
+		case lua.LString:
+			b.WriteString(string(v))
+		case lua.LNumber:
+			b.WriteString(formatNumber(float64(v)))
+		default:
+			L.RaiseError("invalid value (%s) at index %d in table for 'concat'", v.Type().String(), k)
+		}
+		if k != j {
+			b.WriteString(sep)
+		}
+	}
+	L.Push(lua.LString(b.String()))
+	return 1
+}
+
+// checkStringArg and checkNumberArg are checkString and checkNumber for function fn.
+func checkStringArg(L *lua.LState, n int, fn string) string {
+	switch v := L.Get(n).(type) {
+	case lua.LString:
+		return string(v)
+	case lua.LNumber:
+		return formatNumber(float64(v))
+	}
+	L.RaiseError("bad argument #%d to '%s' (string expected, got %s)", n, fn, luaTypeName(L.Get(n)))
+	return ""
+}
+
+func checkNumberArg(L *lua.LState, n int, fn string) float64 {
+	switch v := L.Get(n).(type) {
+	case lua.LNumber:
+		return float64(v)
+	case lua.LString:
+		if f, ok := stringToNumber(string(v)); ok {
+			return f
+		}
+	}
+	L.RaiseError("bad argument #%d to '%s' (number expected, got %s)", n, fn, luaTypeName(L.Get(n)))
+	return 0
+}
+
+// maxStringRep bounds string.rep's result: gopher-lua would ask Go for the whole string at
+// once, and a failed allocation ends the process where C Lua's raises "not enough memory".
+const maxStringRep = 512 << 20
+
+// strRep is string.rep(s, n) with that bound.
+func strRep(L *lua.LState) int {
+	s := L.CheckString(1)
+	n := L.CheckInt(2)
+	if n <= 0 || s == "" {
+		L.Push(lua.LString(""))
+		return 1
+	}
+	if n > maxStringRep/len(s) {
+		L.RaiseError("not enough memory")
+	}
+	L.Push(lua.LString(strings.Repeat(s, n)))
+	return 1
 }

@@ -2,8 +2,8 @@ package scripting
 
 import "testing"
 
-// string.format as Lua 5.1's (C's conversions, Lua's limits and errors); the replies are
-// redis-server 7.0.15's.
+// string.format and table.concat as Lua 5.1's (C's conversions, Lua's limits and errors); the
+// replies are redis-server 7.0.15's.
 func TestStringFormat(t *testing.T) {
 	e := newTestEngine()
 	for _, tc := range []struct{ body, want string }{
@@ -34,6 +34,12 @@ func TestStringFormat(t *testing.T) {
 		{"return string.format('%g|%g|%g', 1234567, 100000, 1e20)", "$24\r\n1.23457e+06|100000|1e+20\r\n"},
 		{"return string.format('%-5d|', -3)", "$6\r\n-3   |\r\n"},
 		{"return string.format('%d', 1e100)", "$20\r\n-9223372036854775808\r\n"},
+		// table.concat writes numbers as Lua and does not clamp its range.
+		{"return table.concat({1, 1/3, 'x'}, ',')", "$20\r\n1,0.33333333333333,x\r\n"},
+		{"return table.concat({1, {}, 'x'})", "-ERR user_script:1: invalid value (table) at index 2 in table for 'concat' script: 31683b059c828a9b158db6492fe727b4333b0dd4, on @user_script:1.\r\n"},
+		{"return table.concat({1, 2, 3}, '-', 2, 3)", "$3\r\n2-3\r\n"},
+		{"return table.concat({}, 'x', 1, 0)", "$0\r\n\r\n"},
+		{"return table.concat({1,2}, 1, 1, 5)", "-ERR user_script:1: invalid value (nil) at index 3 in table for 'concat' script: 984f1787dd4e6898dee321964de58d4f1607e2fd, on @user_script:1.\r\n"},
 	} {
 		if got := eval(t, e, &fakeCaller{}, 2, tc.body, nil, nil); got != tc.want {
 			t.Errorf("%q:\n got %q\nwant %q", tc.body, got, tc.want)
