@@ -122,6 +122,7 @@ func (st *state) openLibs(e *Engine, eval bool) {
 	if m, ok := g.RawGetString("math").(*lua.LTable); ok {
 		m.RawSetString("random", L.NewFunction(st.mathRandom))
 		m.RawSetString("randomseed", L.NewFunction(st.mathRandomSeed))
+		m.RawSetString("huge", lua.LNumber(math.Inf(1))) // gopher-lua has the largest float
 	}
 
 	// The base functions that write a table raw refuse the protected ones; pcall answers a
@@ -142,6 +143,9 @@ func (st *state) openLibs(e *Engine, eval bool) {
 			t.RawSetString(name, L.NewFunction(st.guardFirstArg(t.RawGetString(name))))
 		}
 		t.RawSetString("concat", L.NewFunction(tableConcat))
+		t.RawSetString("foreach", L.NewFunction(tableForeach))
+		t.RawSetString("foreachi", L.NewFunction(tableForeachi))
+		t.RawSetString("setn", L.NewFunction(tableSetn))
 	}
 
 	if s, ok := g.RawGetString("string").(*lua.LTable); ok {

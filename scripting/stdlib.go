@@ -285,3 +285,45 @@ func strRep(L *lua.LState) int {
 	L.Push(lua.LString(strings.Repeat(s, n)))
 	return 1
 }
+
+// tableForeach is Lua 5.1's deprecated table.foreach(t, f): f(k, v) for each pair until it
+// returns a value, which is returned.
+func tableForeach(L *lua.LState) int {
+	t := L.CheckTable(1)
+	f := L.CheckFunction(2)
+	for k, v := t.Next(lua.LNil); k != lua.LNil; k, v = t.Next(k) {
+		L.Push(f)
+		L.Push(k)
+		L.Push(v)
+		L.Call(2, 1)
+		if r := L.Get(-1); r != lua.LNil {
+			return 1
+		}
+		L.Pop(1)
+	}
+	return 0
+}
+
+// tableForeachi is table.foreachi(t, f): f(i, t[i]) for i = 1..#t, as tableForeach.
+func tableForeachi(L *lua.LState) int {
+	t := L.CheckTable(1)
+	f := L.CheckFunction(2)
+	n := t.Len()
+	for i := 1; i <= n; i++ {
+		L.Push(f)
+		L.Push(lua.LNumber(i))
+		L.Push(t.RawGetInt(i))
+		L.Call(2, 1)
+		if r := L.Get(-1); r != lua.LNil {
+			return 1
+		}
+		L.Pop(1)
+	}
+	return 0
+}
+
+// tableSetn is table.setn, which Lua 5.1 keeps only to refuse.
+func tableSetn(L *lua.LState) int {
+	L.RaiseError("'setn' is obsolete")
+	return 0
+}

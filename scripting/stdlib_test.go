@@ -34,6 +34,12 @@ func TestStringFormat(t *testing.T) {
 		{"return string.format('%g|%g|%g', 1234567, 100000, 1e20)", "$24\r\n1.23457e+06|100000|1e+20\r\n"},
 		{"return string.format('%-5d|', -3)", "$6\r\n-3   |\r\n"},
 		{"return string.format('%d', 1e100)", "$20\r\n-9223372036854775808\r\n"},
+		// Lua 5.1's other library differences: math.huge is inf; the deprecated table.foreach,
+		// foreachi and setn are there.
+		{"return {tostring(math.huge), tostring(-math.huge), math.huge > 1e308}", "*3\r\n$3\r\ninf\r\n$4\r\n-inf\r\n:1\r\n"},
+		{"local n = 0 table.foreach({a=1, b=2}, function(k, v) n = n + v end) return n", ":3\r\n"},
+		{"return table.foreachi({5, 6, 7}, function(i, v) if v == 6 then return i end end)", ":2\r\n"},
+		{"table.setn({}, 1)", "-ERR user_script:1: 'setn' is obsolete script: " + SHA1Hex([]byte("table.setn({}, 1)")) + ", on @user_script:1.\r\n"},
 		// table.concat writes numbers as Lua and does not clamp its range.
 		{"return table.concat({1, 1/3, 'x'}, ',')", "$20\r\n1,0.33333333333333,x\r\n"},
 		{"return table.concat({1, {}, 'x'})", "-ERR user_script:1: invalid value (table) at index 2 in table for 'concat' script: 31683b059c828a9b158db6492fe727b4333b0dd4, on @user_script:1.\r\n"},
