@@ -44,7 +44,7 @@ func (e *Engine) Run(s *Script, c Caller, opts RunOpts, w *resp.Writer) {
 		fn = st.L.NewFunctionFromProto(s.proto)
 		st.lastScript, st.lastFn = s, fn
 	}
-	fn.Env = st.evalEnv // setfenv may have changed it
+	fn.Env = st.evalEnv
 	st.setArray(&st.keys, &st.nkeys, opts.Keys)
 	st.setArray(&st.argv, &st.nargv, opts.Argv)
 	st.run(fn, 0, s.SHA, c, opts, w, ErrKilled)

@@ -132,16 +132,16 @@ func (st *state) openLibs(e *Engine, eval bool) {
 	g.RawSetString("pcall", L.NewFunction(st.luaPcall(g.RawGetString("pcall"))))
 	g.RawSetString("tostring", L.NewFunction(luaTostring(g.RawGetString("tostring"))))
 	g.RawSetString("error", L.NewFunction(luaError))
-	g.RawSetString("getfenv", L.NewFunction(st.luaGetfenv(g.RawGetString("getfenv"))))
 	// gcinfo (Lua 5.1's deprecated memory count in KB): the state's estimated size.
 	g.RawSetString("gcinfo", L.NewFunction(func(L *lua.LState) int {
 		L.Push(lua.LNumber(stateMemory >> 10))
 		return 1
 	}))
 	if t, ok := g.RawGetString("table").(*lua.LTable); ok {
-		for _, name := range []string{"insert", "remove", "sort"} {
-			t.RawSetString(name, L.NewFunction(st.guardFirstArg(t.RawGetString(name))))
-		}
+		t.RawSetString("insert", L.NewFunction(st.guardFirstArg(t.RawGetString("insert"), true)))
+		// remove and sort of a protected table do nothing: its proxy has no elements.
+		t.RawSetString("remove", L.NewFunction(st.guardFirstArg(t.RawGetString("remove"), false)))
+		t.RawSetString("sort", L.NewFunction(st.guardFirstArg(t.RawGetString("sort"), false)))
 		t.RawSetString("concat", L.NewFunction(tableConcat))
 		t.RawSetString("foreach", L.NewFunction(tableForeach))
 		t.RawSetString("foreachi", L.NewFunction(tableForeachi))
@@ -153,14 +153,13 @@ func (st *state) openLibs(e *Engine, eval bool) {
 		s.RawSetString("format", L.NewFunction(strFormat))
 	}
 
-	// String values' metatable: a hidden one, so that the real string table cannot be reached
-	// through ("").__index or getmetatable("").
+	// String values' metatable: its own table (gopher-lua uses the string table itself, whose
+	// __index field would lead a script to the real table through ("").__index).
+	strMeta := L.NewTable()
 	if s, ok := g.RawGetString("string").(*lua.LTable); ok {
 		s.RawSetString("__index", lua.LNil)
-		mt := L.NewTable()
-		mt.RawSetString("__index", s)
-		mt.RawSetString("__metatable", lua.LFalse)
-		L.SetMetatable(lua.LString(""), mt)
+		strMeta.RawSetString("__index", s)
+		L.SetMetatable(lua.LString(""), strMeta)
 	}
 
 	redis := st.redisTable(e, eval)
@@ -177,6 +176,11 @@ func (st *state) openLibs(e *Engine, eval bool) {
 		real := g.RawGetString(name).(*lua.LTable)
 		g.RawSetString(name, st.proxy(real))
 	}
+	// getmetatable("") answers a read-only view of it, whose __index is the string library's
+	// proxy (Redis 7.2.11 makes the basic types' metatables read-only).
+	view := L.NewTable()
+	view.RawSetString("__index", g.RawGetString("string"))
+	strMeta.RawSetString("__metatable", st.proxy(view))
 	gmt := L.NewTable()
 	gmt.RawSetString("__index", L.NewFunction(nonexistentGlobal))
 	gmt.RawSetString("__newindex", L.NewFunction(readonlyError))
@@ -203,16 +207,17 @@ func (st *state) openLibs(e *Engine, eval bool) {
 	L.SetTop(0)
 }
 
-// allowedGlobals is Redis 7.2's allow list of globals (script_lua.c).
+// allowedGlobals is Redis 7.2's allow list of globals (script_lua.c), without getfenv, setfenv
+// and newproxy: Redis's security releases of October 2025 (7.2.11, CVE-2025-46818) refuse
+// them by default, and so does the reference redis-server (Debian's 7.0.15 with the fixes).
 var allowedGlobals = map[string]bool{
 	"string": true, "cjson": true, "bit": true, "cmsgpack": true, "math": true, "table": true,
 	"struct": true, "os": true, "coroutine": true,
-	"xpcall": true, "tostring": true, "getfenv": true, "setmetatable": true, "next": true,
+	"xpcall": true, "tostring": true, "setmetatable": true, "next": true,
 	"assert": true, "tonumber": true, "rawequal": true, "collectgarbage": true,
 	"getmetatable": true, "rawset": true, "pcall": true, "type": true, "_G": true,
 	"select": true, "unpack": true, "gcinfo": true, "pairs": true, "rawget": true,
-	"loadstring": true, "ipairs": true, "_VERSION": true, "setfenv": true, "load": true,
-	"error": true, "newproxy": true,
+	"loadstring": true, "ipairs": true, "_VERSION": true, "load": true, "error": true,
 }
 
 // proxyMeta returns a protected metatable reading through to real and refusing writes.
@@ -259,11 +264,17 @@ func readonlyError(L *lua.LState) int {
 	return 0
 }
 
-// writable raises Redis's read-only error when t is protected, and notes writes to KEYS/ARGV.
+// writable raises Redis's read-only error when t is protected (without a position: Redis's
+// check is in the C API that rawset and the others call), and notes writes to KEYS/ARGV.
 func (st *state) writable(L *lua.LState, t *lua.LTable) {
 	if st.protected[t] {
-		L.RaiseError(readonlyMsg)
+		L.Error(lua.LString(readonlyMsg), 0)
 	}
+	st.noteWrite(t)
+}
+
+// noteWrite notes a write to KEYS or ARGV: the next run builds new tables.
+func (st *state) noteWrite(t *lua.LTable) {
 	if t == st.keys || t == st.argv {
 		st.keysDirty = true
 	}
@@ -297,12 +308,17 @@ func (st *state) luaSetmetatable(L *lua.LState) int {
 	return 1
 }
 
-// guardFirstArg wraps a table function that writes its first argument (table.insert…).
-func (st *state) guardFirstArg(fn lua.LValue) lua.LGFunction {
+// guardFirstArg wraps a table function that writes its first argument (table.insert…): refuse
+// makes it refuse protected tables; a write to KEYS/ARGV is noted either way.
+func (st *state) guardFirstArg(fn lua.LValue, refuse bool) lua.LGFunction {
 	f := fn.(*lua.LFunction).GFunction
 	return func(L *lua.LState) int {
 		if t, ok := L.Get(1).(*lua.LTable); ok {
-			st.writable(L, t)
+			if refuse {
+				st.writable(L, t)
+			} else {
+				st.noteWrite(t)
+			}
 		}
 		return f(L)
 	}
@@ -402,18 +418,4 @@ func luaError(L *lua.LState) int {
 	}
 	L.Error(v, level)
 	return 0
-}
-
-// luaGetfenv is getfenv, except that the environment of a Go function (redis.call…), which
-// gopher-lua answers with the real globals, is the run's environment: the real globals are
-// never in a script's hands (their existing keys could be overwritten, and would stay so).
-func (st *state) luaGetfenv(orig lua.LValue) lua.LGFunction {
-	getfenv := orig.(*lua.LFunction).GFunction
-	return func(L *lua.LState) int {
-		n := getfenv(L)
-		if n == 1 && L.Get(-1) == st.globals {
-			L.Replace(-1, L.Env)
-		}
-		return n
-	}
 }
