@@ -327,3 +327,29 @@ func tableSetn(L *lua.LState) int {
 	L.RaiseError("'setn' is obsolete")
 	return 0
 }
+
+// maxUnpack is the most values unpack returns: Lua 5.1's C stack limit (LUAI_MAXCSTACK).
+const maxUnpack = 8000
+
+// baseUnpack is Lua 5.1's unpack(t [, i [, j]]) with its bound ("too many results to unpack"),
+// where gopher-lua would push as many values as asked.
+func baseUnpack(L *lua.LState) int {
+	t := L.CheckTable(1)
+	i, j := int64(1), int64(t.Len())
+	if L.GetTop() >= 2 && L.Get(2) != lua.LNil {
+		i = luaToInt64(checkNumberArg(L, 2, "unpack"))
+	}
+	if L.GetTop() >= 3 && L.Get(3) != lua.LNil {
+		j = luaToInt64(checkNumberArg(L, 3, "unpack"))
+	}
+	if i > j {
+		return 0
+	}
+	if j-i >= maxUnpack || j-i < 0 {
+		L.RaiseError("too many results to unpack")
+	}
+	for k := i; k <= j; k++ {
+		L.Push(t.RawGetInt(int(k)))
+	}
+	return int(j - i + 1)
+}
