@@ -133,6 +133,7 @@ func (st *state) openLibs(e *Engine, eval bool) {
 	g.RawSetString("tostring", L.NewFunction(luaTostring(g.RawGetString("tostring"))))
 	g.RawSetString("error", L.NewFunction(luaError))
 	g.RawSetString("unpack", L.NewFunction(baseUnpack))
+	g.RawSetString("collectgarbage", L.NewFunction(collectGarbage))
 	// gcinfo (Lua 5.1's deprecated memory count in KB): the state's estimated size.
 	g.RawSetString("gcinfo", L.NewFunction(func(L *lua.LState) int {
 		L.Push(lua.LNumber(stateMemory >> 10))

@@ -353,3 +353,27 @@ func baseUnpack(L *lua.LState) int {
 	}
 	return int(j - i + 1)
 }
+
+// collectGarbage is collectgarbage([opt [, arg]]) without a collection: gopher-lua's runs Go's
+// runtime.GC, a stop-the-world pause of the whole server that any script could repeat. Go's
+// collector runs on its own; the answers are Lua 5.1's shapes ("count": the state's size in
+// KB, "step": false, "setpause"/"setstepmul": the previous value, 200, else 0).
+func collectGarbage(L *lua.LState) int {
+	opt := "collect"
+	if s, ok := L.Get(1).(lua.LString); ok {
+		opt = string(s)
+	}
+	switch opt {
+	case "count":
+		L.Push(lua.LNumber(stateMemory) / 1024)
+	case "step":
+		L.Push(lua.LFalse)
+	case "setpause", "setstepmul":
+		L.Push(lua.LNumber(200))
+	case "collect", "stop", "restart":
+		L.Push(lua.LNumber(0))
+	default:
+		L.RaiseError("bad argument #1 to 'collectgarbage' (invalid option '%s')", opt)
+	}
+	return 1
+}
