@@ -325,3 +325,28 @@ func TestMathRandom(t *testing.T) {
 		t.Errorf("after randomseed(42): %q", got)
 	}
 }
+
+// pairs, next and rawget see the libraries through their read-only proxies: the names are
+// redis-server's (7.2's os added to the globals).
+func TestLibraryListings(t *testing.T) {
+	e := newTestEngine()
+	for _, tc := range []struct{ lib, want string }{
+		{"string", "byte char dump find format gfind gmatch gsub len lower match rep reverse sub upper"},
+		{"table", "concat foreach foreachi getn insert maxn remove setn sort"},
+		{"math", "abs acos asin atan atan2 ceil cos cosh deg exp floor fmod frexp huge ldexp log log10 max min mod modf pi pow rad random randomseed sin sinh sqrt tan tanh"},
+		{"os", "clock"},
+		{"coroutine", "create resume running status wrap yield"},
+		{"redis", "LOG_DEBUG LOG_NOTICE LOG_VERBOSE LOG_WARNING REDIS_VERSION REDIS_VERSION_NUM REPL_ALL REPL_AOF REPL_NONE REPL_REPLICA REPL_SLAVE acl_check_cmd breakpoint call debug error_reply log pcall replicate_commands set_repl setresp sha1hex status_reply"},
+		{"bit", "arshift band bnot bor bswap bxor lshift rol ror rshift tobit tohex"},
+		{"_G", "ARGV KEYS _G _VERSION assert bit cjson cmsgpack collectgarbage coroutine error gcinfo getmetatable ipairs load loadstring math next os pairs pcall rawequal rawget rawset redis select setmetatable string struct table tonumber tostring type unpack xpcall"},
+	} {
+		body := "local out = {} for k in pairs(" + tc.lib + ") do out[#out+1] = k end table.sort(out) return table.concat(out, ' ')"
+		want := "$" + strconv.Itoa(len(tc.want)) + "\r\n" + tc.want + "\r\n"
+		if got := eval(t, e, &fakeCaller{}, 2, body, nil, nil); got != want {
+			t.Errorf("%s:\n got %q\nwant %q", tc.lib, got, want)
+		}
+	}
+	if got := eval(t, e, &fakeCaller{}, 2, "return {type(rawget(string, 'format')), type(next(redis))}", nil, nil); got != "*2\r\n$8\r\nfunction\r\n$6\r\nstring\r\n" {
+		t.Errorf("rawget/next through a proxy: %q", got)
+	}
+}

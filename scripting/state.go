@@ -33,7 +33,8 @@ type state struct {
 	funcMeta  *lua.LTable // funcEnv's metatable, whose __index switches while loading
 	loadAPI   *lua.LTable // the globals a library sees while it loads: only a restricted redis
 	protected map[*lua.LTable]bool
-	errFunc   *lua.LFunction // the error handler of a run (records where the error was raised)
+	realOf    map[*lua.LTable]*lua.LTable // a proxy's real table, for next, pairs and rawget
+	errFunc   *lua.LFunction              // the error handler of a run (records where the error was raised)
 
 	lastScript *Script        // the script run last here, and its closure (reused by a run of
 	lastFn     *lua.LFunction // the same script: the main chunk has no upvalues)
@@ -72,7 +73,7 @@ func (e *Engine) newState(eval bool) *state {
 		RegistrySize:    1024,
 		RegistryMaxSize: 1 << 20,
 	})
-	st := &state{L: L, protected: make(map[*lua.LTable]bool), libs: make(map[*Library]map[string]*lua.LFunction),
+	st := &state{L: L, protected: make(map[*lua.LTable]bool), realOf: make(map[*lua.LTable]*lua.LTable), libs: make(map[*Library]map[string]*lua.LFunction),
 		loadLog: e.opts.Log, errLine: -1, rand: e.rand}
 	st.openLibs(e, eval)
 	return st
@@ -134,6 +135,21 @@ func (st *state) openLibs(e *Engine, eval bool) {
 	g.RawSetString("error", L.NewFunction(luaError))
 	g.RawSetString("unpack", L.NewFunction(baseUnpack))
 	g.RawSetString("collectgarbage", L.NewFunction(collectGarbage))
+	// next, pairs and rawget see through the proxies, so that pairs(string) lists the string
+	// library as in Redis.
+	next := L.NewFunction(st.luaNext)
+	g.RawSetString("next", next)
+	g.RawSetString("pairs", L.NewFunction(func(L *lua.LState) int {
+		t := L.CheckTable(1)
+		L.Push(next)
+		L.Push(t)
+		L.Push(lua.LNil)
+		return 3
+	}))
+	g.RawSetString("rawget", L.NewFunction(func(L *lua.LState) int {
+		L.Push(st.real(L.CheckTable(1)).RawGet(L.CheckAny(2)))
+		return 1
+	}))
 	// gcinfo (Lua 5.1's deprecated memory count in KB): the state's estimated size.
 	g.RawSetString("gcinfo", L.NewFunction(func(L *lua.LState) int {
 		L.Push(lua.LNumber(stateMemory >> 10))
@@ -238,6 +254,7 @@ func (st *state) proxy(real *lua.LTable) *lua.LTable {
 	p := st.L.NewTable()
 	st.L.SetMetatable(p, st.proxyMeta(real))
 	st.protected[p] = true
+	st.realOf[p] = real
 	return p
 }
 
@@ -420,4 +437,25 @@ func luaError(L *lua.LState) int {
 	}
 	L.Error(v, level)
 	return 0
+}
+
+// real returns the table a proxy stands for, or t itself.
+func (st *state) real(t *lua.LTable) *lua.LTable {
+	if r, ok := st.realOf[t]; ok {
+		return r
+	}
+	return t
+}
+
+// luaNext is next(t [, k]), through the proxies.
+func (st *state) luaNext(L *lua.LState) int {
+	t := st.real(L.CheckTable(1))
+	k, v := t.Next(L.Get(2))
+	if k == lua.LNil {
+		L.Push(lua.LNil)
+		return 1
+	}
+	L.Push(k)
+	L.Push(v)
+	return 2
 }
