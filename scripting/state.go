@@ -137,11 +137,16 @@ func (st *state) openLibs(e *Engine, eval bool) {
 	g.RawSetString("collectgarbage", L.NewFunction(collectGarbage))
 	// next, pairs and rawget see through the proxies, so that pairs(string) lists the string
 	// library as in Redis.
+	origNext := g.RawGetString("next")
 	next := L.NewFunction(st.luaNext)
 	g.RawSetString("next", next)
 	g.RawSetString("pairs", L.NewFunction(func(L *lua.LState) int {
 		t := L.CheckTable(1)
-		L.Push(next)
+		if _, isProxy := st.realOf[t]; isProxy {
+			L.Push(next)
+		} else {
+			L.Push(origNext) // gopher-lua's, without the proxy lookup on every step
+		}
 		L.Push(t)
 		L.Push(lua.LNil)
 		return 3
