@@ -1,7 +1,6 @@
 package scripting
 
 import (
-	"context"
 	"math"
 	"strconv"
 	"strings"
@@ -39,13 +38,12 @@ type state struct {
 	lastScript *Script        // the script run last here, and its closure (reused by a run of
 	lastFn     *lua.LFunction // the same script: the main chunk has no upvalues)
 
-	keys, argv   *lua.LTable // reused while no script wrote them
+	keys, argv   *lua.LTable // reused from run to run (refilled), rebuilt after a script added keys
 	nkeys, nargv int         // their lengths after the last run
 	keysDirty    bool        // a script wrote KEYS or ARGV: build new tables next run
 
 	// The current run (zero between runs).
 	caller  Caller
-	ctx     context.Context
 	resp    int    // redis.setresp's protocol for redis.call replies (2 or 3)
 	name    string // the script's SHA or the function's name, for error texts
 	errLine int    // where the error was raised: line, -1 if not known
