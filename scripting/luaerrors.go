@@ -293,9 +293,20 @@ func writes(inst uint32, reg int) bool {
 	return false
 }
 
-// quoteArgErrorFunc puts the function's name of gopher-lua's argument errors in quotes, as
-// luaL_argerror does: "bad argument #1 to pairs (...)" → "bad argument #1 to 'pairs' (...)".
+// forLoopErrors are gopher-lua's words for a numeric for's wrong operands, and Lua's.
+var forLoopErrors = map[string]string{
+	"for statement init must be a number":  "'for' initial value must be a number",
+	"for statement limit must be a number": "'for' limit must be a number",
+	"for statement step must be a number":  "'for' step must be a number",
+}
+
+// quoteArgErrorFunc rewords the errors that need no look at the code: it puts the function's
+// name of gopher-lua's argument errors in quotes, as luaL_argerror does ("bad argument #1 to
+// pairs (...)" → "bad argument #1 to 'pairs' (...)"), and words a for loop's errors as Lua.
 func quoteArgErrorFunc(msg string) string {
+	if lua51, ok := forLoopErrors[msg]; ok {
+		return lua51
+	}
 	rest, ok := strings.CutPrefix(msg, "bad argument #")
 	if !ok {
 		return msg
