@@ -67,6 +67,7 @@ type Ctx struct {
 	blocker    BlockedConn        // the connection, if it can block; nil: Block answers at once
 	rerun      *Blocked           // the blocked command being run again (ServeBlocked), or nil
 	ready      []keyspace.WaitKey // keys the command added that clients wait on (blocked.go)
+	inScript   bool               // a script's command (script.go): it never blocks
 }
 
 // SetBlockedConn says the connection can block (nil: it cannot; Block then answers the
