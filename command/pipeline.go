@@ -103,7 +103,7 @@ func (p *Pipeline) Run(ctx *Ctx, conn Conn, lookupErr string, inline bool) Outco
 	case p.scriptBusy.Load() != 0 && ctx.refuseBusy():
 		// Before the memory check, whose eviction would wait on the busy script's shards
 		// (Redis skips eviction while busy), and before any lock (script.go).
-		return p.reject(ctx, p.busyError())
+		return p.reject(ctx, p.BusyError())
 	case p.Evictor.Over() && p.Evictor.Perform() == evict.Fail && ctx.denyOOM():
 		return p.reject(ctx, replyerr.OOM.Error())
 	}

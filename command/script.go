@@ -140,7 +140,8 @@ type ScriptOptions struct {
 	// Function: an FCALL — FUNCTION KILL stops it, SCRIPT KILL does not, and BUSY names
 	// FUNCTION KILL.
 	Function bool
-	// Name names the script in the slow-script warning (the SHA, or the function's name).
+	// Name names the script in the slow-script warning: an EVAL script's SHA1 (the warning
+	// says f_<sha>, Redis's name of its Lua function), or the function's name.
 	Name string
 }
 
@@ -635,13 +636,13 @@ func (s *Scripts) CheckBusy() bool {
 		if elapsed := time.Since(r.started); !r.busy && elapsed >= limit {
 			r.busy = true
 			s.P.scriptBusy.Add(busyUnit(r.opts.Function))
-			kill := "SCRIPT KILL"
+			kill, name := "SCRIPT KILL", "f_"+r.opts.Name // Redis names an EVAL script's function f_<sha>
 			if r.opts.Function {
-				kill = "FUNCTION KILL"
+				kill, name = "FUNCTION KILL", r.opts.Name
 			}
 			slow = append(slow, fmt.Sprintf("Slow script detected: still in execution after %d milliseconds. "+
 				"You can try killing the script using the %s command. Script name is: %s.",
-				elapsed.Milliseconds(), kill, r.opts.Name))
+				elapsed.Milliseconds(), kill, name))
 		}
 	}
 	running := len(s.mu.runs) > 0
@@ -718,9 +719,9 @@ func (s *Scripts) Running() int {
 // Busy reports whether a script is busy (past busy-reply-threshold).
 func (s *Scripts) Busy() bool { return s.P.scriptBusy.Load() != 0 }
 
-// busyError is the BUSY reply while scripts are busy: FUNCTION KILL's words when only
+// BusyError is the BUSY reply while scripts are busy: FUNCTION KILL's words when only
 // functions are.
-func (p *Pipeline) busyError() string {
+func (p *Pipeline) BusyError() string {
 	if n := p.scriptBusy.Load(); n != 0 && n%busyFunctionUnit == 0 {
 		return ErrBusyFunction.Error()
 	}
