@@ -203,22 +203,27 @@ func (s *Scripts) Begin(ctx *Ctx, o ScriptOptions, refuseOOM bool) (*ScriptRun, 
 	c := &r.child
 	c.W, c.KS, c.Cfg, c.Stats, c.DB = &r.w, ctx.KS, ctx.Cfg, ctx.Stats, ctx.DB
 	c.BigArgCopies, c.NoTouch, c.inScript = ctx.BigArgCopies, ctx.NoTouch, true
-	r.start()
-	s.register(r)
+	r.start(false)
 	return r, ""
 }
 
-// start begins (or begins again) the run's clock and state, the held shards' frozen clock.
-func (r *ScriptRun) start() {
+// start begins (or, registered, begins again) the run: its clock and state, the held shards'
+// frozen clock, and its registration (the busy watcher and Kill read started and stop under
+// Scripts.mu).
+func (r *ScriptRun) start(registered bool) {
 	r.startMs = r.parent.KS.Now()
 	r.state.Store(runClean)
-	r.s.mu.Lock() // the busy watcher and Kill read these
-	r.started = time.Now()
-	r.stop = newRunContext()
-	r.s.mu.Unlock()
 	for _, i := range r.parent.locked {
 		r.parent.KS.Shard(i).FreezeClockLocked(r.startMs)
 	}
+	s := r.s
+	s.mu.Lock()
+	r.started = time.Now()
+	r.stop = newRunContext()
+	if !registered {
+		s.registerLocked(r)
+	}
+	s.mu.Unlock()
 }
 
 // Context is the run's context for the engine (scripting.RunOpts.Ctx): cancelled when the run
@@ -261,7 +266,7 @@ func (r *ScriptRun) Restart() string {
 	}
 	r.rerun = false
 	r.undeclared = true
-	r.start()
+	r.start(true)
 	return ""
 }
 
@@ -577,16 +582,15 @@ func ScriptShards(ctx *Ctx, dst []int, firstKey, numKeys int, lockAll bool) []in
 	return dst
 }
 
-// register adds a run to those in progress and starts the busy watcher if it is not running.
-func (s *Scripts) register(r *ScriptRun) {
-	s.mu.Lock()
+// registerLocked adds a run to those in progress and starts the busy watcher if it is not
+// running. Requires s.mu.
+func (s *Scripts) registerLocked(r *ScriptRun) {
 	r.regIdx = len(s.mu.runs)
 	s.mu.runs = append(s.mu.runs, r)
 	if !s.mu.watching {
 		s.mu.watching = true
 		go s.watch()
 	}
-	s.mu.Unlock()
 }
 
 // unregister removes a run from those in progress; a busy run stops counting as busy.

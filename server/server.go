@@ -104,7 +104,7 @@ type Server struct {
 	// startupMemory is used memory once New is done (MEMORY STATS' startup.allocated, INFO
 	// used_memory_startup); set once, before any client.
 	startupMemory int64
-	observe       observeState // slow log, latency monitor, command statistics (observe.go)
+	observe       observeState   // slow log, latency monitor, command statistics (observe.go)
 	scripting     scriptingState // Lua scripts and functions (scripting.go)
 
 	logThrottles [numLogKinds]logging.Throttle // rate limits of the messages clients cause
