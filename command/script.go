@@ -331,8 +331,8 @@ func (r *ScriptRun) Call(args [][]byte, proto int) []byte {
 	}
 	a := r.argsOf(args)
 	c, p := &r.child, r.s.P
-	c.Cmd, c.Args = nil, a
 	cmd := r.lookup(a)
+	c.Cmd, c.Args = cmd, a // a refused command counts as its row's rejected call (nil: none)
 	switch {
 	case cmd == nil:
 		return r.refuse(errScriptUnknown)
@@ -345,7 +345,6 @@ func (r *ScriptRun) Call(args [][]byte, proto int) []byte {
 	case cmd.Flags&DenyOOM != 0 && !r.opts.AllowOOM && r.oomAtStart && r.state.Load() == runClean:
 		return r.refuse(replyerr.OOM)
 	}
-	c.Cmd = cmd
 	if local := scriptLocal(cmd); local != nil {
 		local(c) // no keys, no hooks: PING, ECHO, SELECT
 		return w.Bytes()

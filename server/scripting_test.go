@@ -126,3 +126,43 @@ func TestScriptingInfo(t *testing.T) {
 		t.Errorf("after SCRIPT FLUSH: %s", n)
 	}
 }
+
+// TestScriptWakesBlocked: a script's write serves a client blocked on the key, after the
+// script; the script's commands count in commandstats, each as a call.
+func TestScriptWakesBlocked(t *testing.T) {
+	_, rdb := startInProcess(t)
+	ctx := context.Background()
+	got := make(chan []string, 1)
+	go func() {
+		v, _ := rdb.BLPop(ctx, 0, "q").Result()
+		got <- v
+	}()
+	for {
+		n, err := rdb.Do(ctx, "INFO", "clients").Text()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(n, "blocked_clients:1") {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := rdb.Eval(ctx, "redis.call('lpush', KEYS[1], 'a') return redis.call('lpush', KEYS[1], 'b')", []string{"q"}).Err(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case v := <-got:
+		if strings.Join(v, " ") != "q b" {
+			t.Errorf("BLPOP: %q", v)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the blocked client was not served")
+	}
+	stats, err := rdb.Info(ctx, "commandstats").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stats, "cmdstat_lpush:calls=2,") || !strings.Contains(stats, "cmdstat_eval:calls=1,") {
+		t.Errorf("commandstats:\n%s", stats)
+	}
+}
