@@ -172,3 +172,18 @@ func TestEvalOOM(t *testing.T) {
 	h.Expect("+OK\r\n", "EVAL", "#!lua flags=allow-oom\nreturn redis.call('set', KEYS[1], 'v')", "1", "k")
 	h.Expect(":1\r\n", "EVAL", "#!lua flags=no-writes\nreturn 1", "0")
 }
+
+// TestScriptRowsNotInline: a script never runs on a readiness loop (a busy one would stall the
+// loop's other clients, SCRIPT KILL included), and EVAL's and SCRIPT KILL's flags are Redis's.
+func TestScriptRowsNotInline(t *testing.T) {
+	h, _ := newHarness(t)
+	for _, name := range []string{"eval", "evalsha", "eval_ro", "evalsha_ro", "script|kill", "script|load"} {
+		cmd := h.Tab.ByFullName(name)
+		if cmd == nil || cmd.Inline {
+			t.Errorf("%s: %v", name, cmd)
+		}
+	}
+	if h.Tab.ByFullName("script|kill").Flags&command.AllowBusy == 0 || h.Tab.ByFullName("eval").Flags&command.NoScript == 0 {
+		t.Error("flags")
+	}
+}
