@@ -13,9 +13,19 @@ func BenchmarkRunGet(b *testing.B) {
 	benchRun(b, "return redis.call('GET', KEYS[1])", nil)
 }
 
-// BenchmarkRunGetKillable is BenchmarkRunGet with a context, as a killable run has.
+// BenchmarkRunGetKillable is BenchmarkRunGet with a cancellable context, as a killable run
+// has: gopher-lua then checks it before every instruction.
 func BenchmarkRunGetKillable(b *testing.B) {
-	benchRun(b, "return redis.call('GET', KEYS[1])", context.Background())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	benchRun(b, "return redis.call('GET', KEYS[1])", ctx)
+}
+
+// BenchmarkRunThreeCallsKillable is BenchmarkRunThreeCalls with a cancellable context.
+func BenchmarkRunThreeCallsKillable(b *testing.B) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	benchRun(b, "redis.call('GET', KEYS[1]) redis.call('INCR', KEYS[2]) return redis.call('EXPIRE', KEYS[2], 100)", ctx)
 }
 
 // BenchmarkRunThreeCalls is the bench's script: GET, INCR, EXPIRE.

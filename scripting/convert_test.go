@@ -2,6 +2,8 @@ package scripting
 
 import (
 	"testing"
+
+	"github.com/kvserver/kvserver/resp"
 )
 
 // The conversions both ways, RESP2 and RESP3; the expected replies are redis-server 7.0.15's
@@ -166,5 +168,17 @@ func TestSetRespProtocolOfCalls(t *testing.T) {
 		if c.protos[i] != p {
 			t.Errorf("call %d: protocol %d, want %d", i, c.protos[i], p)
 		}
+	}
+}
+
+// RunOpts.Proto chooses the protocol the result is written in, whatever the writer's.
+func TestRunOptsProto(t *testing.T) {
+	e := newTestEngine()
+	s, _ := e.Load([]byte("return {double=1.5}"))
+	var w resp.Writer
+	w.SetProto(2)
+	e.Run(s, &fakeCaller{}, RunOpts{Proto: 3}, &w)
+	if string(w.Bytes()) != ",1.5\r\n" || w.Proto() != 2 {
+		t.Errorf("reply %q, writer left in RESP%d", w.Bytes(), w.Proto())
 	}
 }

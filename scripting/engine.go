@@ -58,6 +58,10 @@ func New(opts Options) *Engine {
 	e.mu.scripts = make(map[string]*Script)
 	e.evalPool = pool{max: opts.MaxIdle, build: func() *state { return e.newState(true) }}
 	e.funcPool = pool{max: opts.MaxIdle, build: func() *state { return e.newState(false) }}
+	// One state of each kind from the start, as Redis builds its Lua VMs at startup: the first
+	// script does not pay for it, and INFO's VM memory is never 0.
+	e.evalPool.put(e.evalPool.get())
+	e.funcPool.put(e.funcPool.get())
 	return e
 }
 
@@ -176,7 +180,8 @@ func (e *Engine) ScriptsMemory() int64 {
 }
 
 // VMMemory estimates the memory of the states that run EVAL scripts (INFO
-// used_memory_vm_eval): the states built and not dropped, at stateMemory each.
+// used_memory_vm_eval): the states built and not closed (one from the start), at stateMemory
+// each.
 func (e *Engine) VMMemory() int64 { return e.evalPool.memory() }
 
 // FunctionsVMMemory is VMMemory for the states that run functions (used_memory_vm_functions).

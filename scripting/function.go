@@ -319,7 +319,7 @@ func luaString(v lua.LValue) (string, bool) {
 	case lua.LString:
 		return string(v), true
 	case lua.LNumber:
-		return v.String(), true
+		return formatNumber(float64(v)), true
 	}
 	return "", false
 }

@@ -16,15 +16,14 @@ func fcall(e *Engine, f *Function, c Caller, keys, args []string) string {
 }
 
 func TestLoadLibraryAndCall(t *testing.T) {
-	e := newTestEngine()
+	var logs []string
+	e := New(Options{Version: "7.2.4", VersionNum: 0x070204, Log: func(level int, msg string) { logs = append(logs, msg) }})
 	code := "#!lua name=mylib\n" +
 		"local function helper(x) return x .. '!' end\n" +
 		"redis.register_function('echo', function(keys, args) return helper(args[1]) end)\n" +
 		"redis.register_function{function_name='ro', callback=function(k, a) return {k[1], a[1], #k, #a} end, flags={'no-writes', 'ALLOW-STALE'}, description='reads'}\n" +
 		"redis.register_function('get', function(keys) return redis.call('GET', keys[1]) end)\n" +
 		"redis.log(redis.LOG_NOTICE, 'loaded', redis.REDIS_VERSION)\n"
-	var logs []string
-	e.opts.Log = func(level int, msg string) { logs = append(logs, msg) }
 	lib, err := e.LoadLibrary([]byte(code))
 	if err != nil {
 		t.Fatal(err)
@@ -47,6 +46,12 @@ func TestLoadLibraryAndCall(t *testing.T) {
 	if got := fcall(e, lib.Functions[2], c, []string{"k"}, nil); got != "$3\r\nbar\r\n" || c.calls[0][1] != "k" {
 		t.Errorf("get: %q %q", got, c.calls)
 	}
+	// Another state loading the library for its own use does not log again.
+	st := e.funcPool.get()
+	if got := fcall(e, lib.Functions[0], c, nil, []string{"again"}); got != "$6\r\nagain!\r\n" {
+		t.Errorf("echo in a second state: %q", got)
+	}
+	e.funcPool.put(st)
 	if len(logs) != 1 || logs[0] != "loaded 7.2.4" {
 		t.Errorf("load logs %q", logs)
 	}

@@ -3,6 +3,7 @@ package scripting
 import (
 	"context"
 	"strconv"
+	"strings"
 
 	lua "github.com/yuin/gopher-lua"
 
@@ -81,6 +82,12 @@ func (st *state) run(fn *lua.LFunction, nargs int, name string, c Caller, opts R
 	if opts.Ctx != nil {
 		L.SetContext(opts.Ctx)
 	}
+	if opts.Proto == 2 || opts.Proto == 3 {
+		if old := w.Proto(); old != opts.Proto {
+			w.SetProto(opts.Proto)
+			defer w.SetProto(old)
+		}
+	}
 	L.Insert(fn, L.GetTop()-nargs+1)
 	err := L.PCall(nargs, 1, st.errFunc)
 	if opts.Ctx != nil {
@@ -121,9 +128,33 @@ func (st *state) writeError(w *resp.Writer, obj lua.LValue, coded bool) {
 	default:
 		msg = "ERR " + obj.String()
 	}
+	if st.errLine < 0 {
+		// The handler could not run (a stack overflow leaves no frame for it): Lua's message
+		// starts with the position, "user_script:1: ...".
+		st.errSrc, st.errLine = positionOf(msg)
+	}
 	if st.errLine >= 0 && st.errSrc != "" {
 		msg += " script: " + st.name + ", on " + st.errSrc + ":" + strconv.Itoa(st.errLine) + "."
 	}
 	st.errLine, st.errSrc = -1, ""
 	w.Error("-" + msg)
+}
+
+// positionOf reads the "<source>:<line>:" a Lua error message starts with (after "ERR ").
+func positionOf(msg string) (src string, line int) {
+	msg = strings.TrimPrefix(msg, "ERR ")
+	colon := strings.IndexByte(msg, ':')
+	if colon <= 0 || strings.ContainsAny(msg[:colon], " \t") {
+		return "", -1
+	}
+	rest := msg[colon+1:]
+	end := strings.IndexByte(rest, ':')
+	if end <= 0 {
+		return "", -1
+	}
+	n, err := strconv.Atoi(rest[:end])
+	if err != nil || n < 0 {
+		return "", -1
+	}
+	return "@" + msg[:colon], n
 }

@@ -1,6 +1,7 @@
 package scripting
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -204,5 +205,82 @@ func TestLog(t *testing.T) {
 	eval(t, newTestEngine(), c, 2, "redis.log(redis.LOG_WARNING, 'a', 1, 'b') redis.log(redis.LOG_DEBUG, 'x', {}, 'y') return 1", nil, nil)
 	if len(c.logs) != 2 || c.logs[0] != "3 a 1 b" || c.logs[1] != "0 x y" {
 		t.Errorf("logs %q", c.logs)
+	}
+}
+
+// Redis's libraries are there, read-only like the others.
+func TestLibraries(t *testing.T) {
+	e := newTestEngine()
+	for _, tc := range []struct{ body, want string }{
+		{"return cjson.encode({1, 'a'})", "$7\r\n[1,\"a\"]\r\n"},
+		{"return cjson.decode('[1,2,3]')[3]", ":3\r\n"},
+		{"return cmsgpack.unpack(cmsgpack.pack({1, 2}))[2]", ":2\r\n"},
+		{"return struct.unpack('>H', struct.pack('>H', 300))", ":300\r\n"},
+		{"return bit.tohex(255)", "$8\r\n000000ff\r\n"},
+	} {
+		if got := eval(t, e, &fakeCaller{}, 2, tc.body, nil, nil); got != tc.want {
+			t.Errorf("%q:\n got %q\nwant %q", tc.body, got, tc.want)
+		}
+	}
+	for _, body := range []string{"cjson.encode = nil", "struct.x = 1", "cmsgpack.pack = nil", "bit.band = nil"} {
+		if got := eval(t, e, &fakeCaller{}, 2, body, nil, nil); !strings.Contains(got, readonlyMsg) {
+			t.Errorf("%q: %q", body, got)
+		}
+	}
+}
+
+// tostring writes numbers as Lua 5.1 ("%.14g").
+func TestTostringNumbers(t *testing.T) {
+	e := newTestEngine()
+	for _, tc := range []struct{ body, want string }{
+		{"return tostring(1/3)", "0.33333333333333"},
+		{"return tostring(10)", "10"},
+		{"return tostring(0.1)", "0.1"},
+		{"return tostring(1e15)", "1e+15"},
+		{"return tostring(123456789012)", "123456789012"},
+		{"return tostring(1/0)", "inf"},
+		{"return tostring(-1/0)", "-inf"},
+		{"return tostring(nil)", "nil"},
+		{"return tostring('s')", "s"},
+	} {
+		want := "$" + strconv.Itoa(len(tc.want)) + "\r\n" + tc.want + "\r\n"
+		if got := eval(t, e, &fakeCaller{}, 2, tc.body, nil, nil); got != want {
+			t.Errorf("%q: %q, want %q", tc.body, got, want)
+		}
+	}
+}
+
+// A stack overflow is an error in Redis's words, with the script's position.
+func TestStackOverflow(t *testing.T) {
+	body := "local function f() f() end f()"
+	want := "-ERR user_script:1: stack overflow script: ef5b65872cb582371ecea142590f46b7afc00f55, on @user_script:1.\r\n"
+	if got := eval(t, newTestEngine(), &fakeCaller{}, 2, body, nil, nil); got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+// string.rep refuses a result the server could not allocate, instead of ending the process.
+func TestStringRepBound(t *testing.T) {
+	got := eval(t, newTestEngine(), &fakeCaller{}, 2, "return string.rep('x', 1e12)", nil, nil)
+	if !strings.Contains(got, "not enough memory") {
+		t.Errorf("reply %q", got)
+	}
+	if got := eval(t, newTestEngine(), &fakeCaller{}, 2, "return ('ab'):rep(3)", nil, nil); got != "$6\r\nababab\r\n" {
+		t.Errorf("reply %q", got)
+	}
+}
+
+// error() as Lua 5.1 (redis-server 7.0.15's replies).
+func TestErrorFunction(t *testing.T) {
+	for _, tc := range []struct{ body, want string }{
+		{"error()", "-ERR nil script: aca90d914519fdb9825352bdc0befb59f7c8510f, on @user_script:1.\r\n"},
+		{"error(12)", "-ERR user_script:1: 12 script: 531d78cb0a3022f46aa8fcca247caa61d303b321, on @user_script:1.\r\n"},
+		{"error('x', 0)", "-ERR x script: a8325ab498c94f38b1b3e86862697a313b6dbe35, on @user_script:1.\r\n"},
+		{"local t = setmetatable({}, {__index=function() error('in meta') end}) return t.x", "-ERR user_script:1: in meta script: bcc41d687f3886b198b508c82e69e38a8fb08321, on @user_script:1.\r\n"},
+		{"return cjson.decode('{')", "-ERR user_script:1: Expected object key string but found T_END at character 2 script: 6c60bbb22c4b71b0415e4e539d6dc66cc27df21d, on @user_script:1.\r\n"},
+	} {
+		if got := eval(t, newTestEngine(), &fakeCaller{}, 2, tc.body, nil, nil); got != tc.want {
+			t.Errorf("%q:\n got %q\nwant %q", tc.body, got, tc.want)
+		}
 	}
 }
