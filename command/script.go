@@ -212,6 +212,7 @@ func (s *Scripts) Begin(ctx *Ctx, o ScriptOptions, refuseOOM bool) (*ScriptRun, 
 // Scripts.mu).
 func (r *ScriptRun) start(registered bool) {
 	r.startMs = r.parent.KS.Now()
+	r.child.scriptNow = r.startMs
 	r.state.Store(runClean)
 	for _, i := range r.parent.locked {
 		r.parent.KS.Shard(i).FreezeClockLocked(r.startMs)

@@ -118,7 +118,9 @@ func newScriptHarness(t *testing.T) *scriptHarness {
 	// none): the runs answer them themselves.
 	needsClient := func(ctx *command.Ctx) { panic("the connection's handler ran inside a script") }
 	conns := []*command.Command{{Name: "ping", Handler: needsClient}, {Name: "echo", Handler: needsClient},
-		{Name: "select", Handler: needsClient}}
+		{Name: "select", Handler: needsClient},
+		// xnow answers ctx.Now().
+		{Name: "xnow", Arity: 1, Locking: command.LockNone, Handler: func(ctx *command.Ctx) { ctx.W.Int(ctx.Now()) }}}
 	h.tab = command.New(stringfamily.Commands(), listfamily.Commands(), keyfamily.Commands(),
 		txfamily.Commands(), conns, []*command.Command{xeval})
 	h.p = &command.Pipeline{KS: ks, Publisher: &h.rec}
@@ -387,24 +389,29 @@ func TestScriptInExec(t *testing.T) {
 }
 
 // TestScriptFrozenTime: a key expiring while a script runs is still there for the script,
-// and gone after it.
+// and gone after it; ctx.Now inside the script is its start.
 func TestScriptFrozenTime(t *testing.T) {
 	h := newScriptHarness(t)
 	var got []string
+	var now int64
 	h.define("clock", func(r *command.ScriptRun, w *resp.Writer) {
+		now = h.now.Load()
 		got = append(got, call(r, "get k"))
 		h.now.Add(5000)
-		got = append(got, call(r, "get k"), call(r, "exists k"))
+		got = append(got, call(r, "get k"), call(r, "exists k"), call(r, "xnow"))
 		w.OK()
 	})
 	c := h.client()
 	c.do("set k v px 1000")
 	c.do("xeval clock 1 k")
-	if strings.Join(got, "|") != "$1\r\nv\r\n|$1\r\nv\r\n|:1\r\n" {
+	if strings.Join(got[:3], "|") != "$1\r\nv\r\n|$1\r\nv\r\n|:1\r\n" {
 		t.Errorf("inside the script: %q", got)
 	}
 	if r := c.do("get k"); r != "$-1\r\n" {
 		t.Errorf("after: %q", r)
+	}
+	if want := ":" + strconv.FormatInt(now, 10) + "\r\n"; got[3] != want {
+		t.Errorf("ctx.Now inside the script: %q, want its start %q", got[3], want)
 	}
 }
 
