@@ -220,6 +220,7 @@ func (r *ScriptRun) start(registered bool) {
 	s := r.s
 	s.mu.Lock()
 	r.started = time.Now()
+	r.child.scriptStartUs = r.started.UnixMicro()
 	r.stop = newRunContext()
 	if !registered {
 		s.registerLocked(r)
@@ -476,7 +477,9 @@ func (r *ScriptRun) callHandler() (ns int64) {
 // whose server handlers act on the client itself (its socket's writer, its database): inside a
 // script PING and ECHO answer the script, and SELECT changes the script's database only (the
 // caller's is unchanged after the script, as in Redis 7). CLIENT HELP is refused as noscript
-// (its handler is the connection's). nil for every other command.
+// (its handler is the connection's). TIME answers the script's start: Redis 7 updates its
+// cached time only at the outermost call, so a script sees the time its EVAL began. nil for
+// every other command.
 func scriptLocal(cmd *Command) Handler {
 	switch cmd.FullName {
 	case "ping":
@@ -485,6 +488,8 @@ func scriptLocal(cmd *Command) Handler {
 		return func(ctx *Ctx) { ctx.W.Bulk(ctx.Args.Arg(1)) }
 	case "select":
 		return scriptSelect
+	case "time":
+		return scriptTime
 	case "client|help":
 		return func(ctx *Ctx) { ctx.W.Error(errScriptNoScript.Error()) }
 	}
@@ -500,6 +505,13 @@ func scriptPing(ctx *Ctx) {
 	default:
 		ctx.W.Error(replyerr.WrongArgs("ping").Error())
 	}
+}
+
+func scriptTime(ctx *Ctx) {
+	us := ctx.scriptStartUs
+	ctx.W.Array(2)
+	ctx.W.BulkInt(us / 1e6)
+	ctx.W.BulkInt(us % 1e6)
 }
 
 func scriptSelect(ctx *Ctx) {

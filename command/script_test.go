@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/kvserver/kvserver/command"
 	"github.com/kvserver/kvserver/config"
@@ -118,7 +119,7 @@ func newScriptHarness(t *testing.T) *scriptHarness {
 	// none): the runs answer them themselves.
 	needsClient := func(ctx *command.Ctx) { panic("the connection's handler ran inside a script") }
 	conns := []*command.Command{{Name: "ping", Handler: needsClient}, {Name: "echo", Handler: needsClient},
-		{Name: "select", Handler: needsClient},
+		{Name: "select", Handler: needsClient}, {Name: "time", Handler: needsClient},
 		// xnow answers ctx.Now().
 		{Name: "xnow", Arity: 1, Locking: command.LockNone, Handler: func(ctx *command.Ctx) { ctx.W.Int(ctx.Now()) }}}
 	h.tab = command.New(stringfamily.Commands(), listfamily.Commands(), keyfamily.Commands(),
@@ -389,7 +390,7 @@ func TestScriptInExec(t *testing.T) {
 }
 
 // TestScriptFrozenTime: a key expiring while a script runs is still there for the script,
-// and gone after it; ctx.Now inside the script is its start.
+// and gone after it; ctx.Now (SET … PX, PTTL) and TIME inside the script are its start.
 func TestScriptFrozenTime(t *testing.T) {
 	h := newScriptHarness(t)
 	var got []string
@@ -398,7 +399,10 @@ func TestScriptFrozenTime(t *testing.T) {
 		now = h.now.Load()
 		got = append(got, call(r, "get k"))
 		h.now.Add(5000)
-		got = append(got, call(r, "get k"), call(r, "exists k"), call(r, "xnow"))
+		got = append(got, call(r, "get k"), call(r, "exists k"), call(r, "xnow"),
+			call(r, "set k2 v px 1000"), call(r, "pttl k2"), call(r, "time"))
+		time.Sleep(2 * time.Millisecond) // TIME would move if it were not frozen
+		got = append(got, call(r, "time"))
 		w.OK()
 	})
 	c := h.client()
@@ -412,6 +416,16 @@ func TestScriptFrozenTime(t *testing.T) {
 	}
 	if want := ":" + strconv.FormatInt(now, 10) + "\r\n"; got[3] != want {
 		t.Errorf("ctx.Now inside the script: %q, want its start %q", got[3], want)
+	}
+	// SET … PX inside the script counts from its start: 5 s later the key has expired.
+	if got[4] != "+OK\r\n" || got[5] != ":1000\r\n" {
+		t.Errorf("set, pttl: %q %q", got[4], got[5])
+	}
+	if r := c.do("exists k2"); r != ":0\r\n" {
+		t.Errorf("k2 after: %q", r)
+	}
+	if got[6] != got[7] || !strings.HasPrefix(got[6], "*2\r\n") {
+		t.Errorf("TIME inside a script moved: %q %q", got[6], got[7])
 	}
 }
 
