@@ -172,10 +172,6 @@ type ScriptRun struct {
 	inTx       bool      // run by EXEC: EXEC holds the shards, none may be added
 	undeclared bool      // touched a shard it did not hold at the start
 	rerun      bool      // aborted: run again holding every shard
-	panicVal   any       // a handler's panic, reported once the locks are released
-	panicStack []byte
-	panicCmd   *Command
-	panicArgs  querybuf.Args
 
 	regIdx int          // index in Scripts.mu.runs; -1 when not registered (guarded by mu)
 	busy   bool         // counted in Pipeline.scriptBusy (guarded by Scripts.mu)
@@ -281,8 +277,8 @@ func refusalText(rf keyspace.Refusal) string {
 }
 
 // End ends the run: the shards' clocks are thawed, the events and wake-ups of the script's
-// commands are handed to its own command (the pipeline delivers them once it unlocks), the run
-// is unregistered, and a handler's panic is reported. The run must not be used afterwards.
+// commands are handed to its own command (the pipeline delivers them once it unlocks), and the
+// run is unregistered. The run must not be used afterwards.
 func (r *ScriptRun) End() {
 	s := r.s
 	s.unregister(r)
@@ -295,13 +291,6 @@ func (r *ScriptRun) End() {
 		c.ready = c.ready[:0]
 	}
 	c.dropEvents()
-	if r.panicVal != nil && s.P.OnPanic != nil {
-		// Reported with the locks still held (the script's command releases them after the
-		// handler): the panicking command's own shards are already poisoned.
-		c.Cmd, c.Args = r.panicCmd, r.panicArgs
-		s.P.OnPanic(c, r.panicVal, r.panicStack)
-	}
-	r.panicVal, r.panicStack, r.panicCmd = nil, nil, nil
 	r.stop.release() // unregistered: nobody cancels it any more
 	r.stop = nil
 	r.parent = nil
@@ -445,8 +434,9 @@ func (r *ScriptRun) acquire(i int) string {
 }
 
 // callHandler runs the command's handler and the hooks after it under the script's locks, as
-// EXEC's callQueued does: a panic is recovered (the command's shards poisoned if it writes, its
-// reply the error naming it, its events dropped) and reported at End.
+// EXEC's callQueued does: a panic is recovered — the command's shards poisoned if it writes,
+// its reply the error naming it (the script goes on, as after any error reply), its events
+// dropped — and reported at once (OnPanic), the script's locks still held.
 func (r *ScriptRun) callHandler() (ns int64) {
 	c, p := &r.child, r.s.P
 	mark := c.eventsMark()
@@ -458,8 +448,8 @@ func (r *ScriptRun) callHandler() (ns int64) {
 			c.inHandler = false
 			c.truncateEvents(mark)
 			stack := p.recovered(c, v, 0)
-			if r.panicVal == nil {
-				r.panicVal, r.panicStack, r.panicCmd = v, stack, c.Cmd
+			if p.OnPanic != nil {
+				p.OnPanic(c, v, stack)
 			}
 		}
 	}()

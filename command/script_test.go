@@ -68,6 +68,7 @@ type scriptHarness struct {
 	byName  map[string]goScript
 	lockAll map[string]bool
 	runs    map[string]int
+	panics  []string
 }
 
 // client is one connection of the harness: its own context, writer and parser.
@@ -120,11 +121,18 @@ func newScriptHarness(t *testing.T) *scriptHarness {
 	needsClient := func(ctx *command.Ctx) { panic("the connection's handler ran inside a script") }
 	conns := []*command.Command{{Name: "ping", Handler: needsClient}, {Name: "echo", Handler: needsClient},
 		{Name: "select", Handler: needsClient}, {Name: "time", Handler: needsClient},
+		// boom KEY panics, after writing a partial reply.
+		{Name: "boom", Arity: 2, Flags: command.Write, First: 1, Last: 1, Step: 1,
+			Handler: func(ctx *command.Ctx) { ctx.W.Int(1); panic("boom") }},
 		// xnow answers ctx.Now().
 		{Name: "xnow", Arity: 1, Locking: command.LockNone, Handler: func(ctx *command.Ctx) { ctx.W.Int(ctx.Now()) }}}
 	h.tab = command.New(stringfamily.Commands(), listfamily.Commands(), keyfamily.Commands(),
 		txfamily.Commands(), conns, []*command.Command{xeval})
-	h.p = &command.Pipeline{KS: ks, Publisher: &h.rec}
+	h.p = &command.Pipeline{KS: ks, Publisher: &h.rec, OnPanic: func(ctx *command.Ctx, r any, stack []byte) {
+		h.mu.Lock()
+		h.panics = append(h.panics, ctx.Cmd.FullName)
+		h.mu.Unlock()
+	}}
 	h.scripts = command.NewScripts(h.p, h.tab)
 	return h
 }
@@ -542,4 +550,30 @@ func TestScriptBusyAllowBusy(t *testing.T) {
 	if r := <-done; r != "+OK\r\n" {
 		t.Errorf("script: %q", r)
 	}
+}
+
+// TestScriptHandlerPanic: a command that panics inside a script answers the pipeline's error
+// (the script goes on), its shard is poisoned, the panic is reported, and every lock is
+// released.
+func TestScriptHandlerPanic(t *testing.T) {
+	h := newScriptHarness(t)
+	var got []string
+	h.define("panics", func(r *command.ScriptRun, w *resp.Writer) {
+		got = append(got, call(r, "boom k"), call(r, "set other 1"))
+		w.OK()
+	})
+	c := h.client()
+	if r := c.do("xeval panics 1 k"); r != "+OK\r\n" {
+		t.Fatalf("xeval: %q", r)
+	}
+	if len(got) != 2 || !strings.HasPrefix(got[0], "-ERR internal error in 'boom'") || got[1] != "+OK\r\n" {
+		t.Errorf("replies %q", got)
+	}
+	if strings.Join(h.panics, ",") != "boom" {
+		t.Errorf("panics reported: %q", h.panics)
+	}
+	if !h.ks.Shard(h.ks.ShardFor([]byte("k"))).Poisoned() {
+		t.Error("the shard of a write that panicked is not poisoned")
+	}
+	h.allUnlocked()
 }
