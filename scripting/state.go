@@ -38,8 +38,9 @@ type state struct {
 	lastScript *Script        // the script run last here, and its closure (reused by a run of
 	lastFn     *lua.LFunction // the same script: the main chunk has no upvalues)
 
-	keys, argv *lua.LTable // reused while no script wrote them
-	keysDirty  bool        // a script wrote KEYS or ARGV: build new tables next run
+	keys, argv   *lua.LTable // reused while no script wrote them
+	nkeys, nargv int         // their lengths after the last run
+	keysDirty    bool        // a script wrote KEYS or ARGV: build new tables next run
 
 	// The current run (zero between runs).
 	caller  Caller
@@ -53,7 +54,7 @@ type state struct {
 	args    [][]byte                    // redis.call's arguments, reused
 	argBuf  []byte                      // their bytes, reused
 
-	rand rand48 // math.random's generator
+	rand *rand48 // math.random's generator: the Engine's
 
 	// Libraries loaded into this state: their functions' closures by name.
 	libs map[*Library]map[string]*lua.LFunction
@@ -72,7 +73,7 @@ func (e *Engine) newState(eval bool) *state {
 		RegistryMaxSize: 1 << 20,
 	})
 	st := &state{L: L, protected: make(map[*lua.LTable]bool), libs: make(map[*Library]map[string]*lua.LFunction),
-		loadLog: e.opts.Log, errLine: -1, rand: newRand48()}
+		loadLog: e.opts.Log, errLine: -1, rand: e.rand}
 	st.openLibs(e, eval)
 	return st
 }
@@ -130,6 +131,11 @@ func (st *state) openLibs(e *Engine, eval bool) {
 	g.RawSetString("pcall", L.NewFunction(st.luaPcall(g.RawGetString("pcall"))))
 	g.RawSetString("tostring", L.NewFunction(luaTostring(g.RawGetString("tostring"))))
 	g.RawSetString("error", L.NewFunction(luaError))
+	// gcinfo (Lua 5.1's deprecated memory count in KB): the state's estimated size.
+	g.RawSetString("gcinfo", L.NewFunction(func(L *lua.LState) int {
+		L.Push(lua.LNumber(stateMemory >> 10))
+		return 1
+	}))
 	if t, ok := g.RawGetString("table").(*lua.LTable); ok {
 		for _, name := range []string{"insert", "remove", "sort"} {
 			t.RawSetString(name, L.NewFunction(st.guardFirstArg(t.RawGetString(name))))
@@ -150,7 +156,7 @@ func (st *state) openLibs(e *Engine, eval bool) {
 		L.SetMetatable(lua.LString(""), mt)
 	}
 
-	redis := st.redisTable(e)
+	redis := st.redisTable(e, eval)
 	g.RawSetString("redis", redis)
 
 	// Protect: each library table behind a proxy, the globals behind an error metatable.
@@ -316,6 +322,9 @@ func (st *state) luaPcall(orig lua.LValue) lua.LGFunction {
 // errorHandler runs where an error was raised, before the stack unwinds: it records the
 // position of the innermost Lua function (Redis's __redis__err__handler reads
 // debug.getinfo(2) or (3) for a C function) and returns the error unchanged.
+//
+// When the innermost frame is Lua code, a gopher-lua runtime error is reworded as Lua 5.1's
+// (see luaRuntimeError).
 func (st *state) errorHandler(L *lua.LState) int {
 	st.errLine, st.errSrc = -1, ""
 	for level := 1; ; level++ {
@@ -328,9 +337,21 @@ func (st *state) errorHandler(L *lua.LState) int {
 		}
 		if dbg.What != "G" && dbg.CurrentLine >= 0 {
 			st.errLine, st.errSrc = dbg.CurrentLine, "@"+dbg.Source
+			if msg, isStr := L.Get(1).(lua.LString); isStr && level == 1 {
+				if fi, ok := readFrame(dbg); ok {
+					prefix := dbg.Source + ":" + strconv.Itoa(dbg.CurrentLine) + ": "
+					if text, found := strings.CutPrefix(string(msg), prefix); found {
+						if re := luaRuntimeError(L, fi, text); re != text {
+							L.Push(lua.LString(prefix + re))
+							return 1
+						}
+					}
+				}
+			}
 			break
 		}
 	}
+	L.Push(L.Get(1))
 	return 1
 }
 
