@@ -3,6 +3,7 @@ package command
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -32,12 +33,15 @@ import (
 //   - a lower one is only tried (another client may hold it and wait for one of ours); when it
 //     is busy and the script has written nothing yet, the run is aborted — its reply dropped,
 //     nothing changed — and run again holding every shard (NeedsRerun, Restart);
-//   - when it is busy and the script has already written, the run can neither wait (deadlock)
-//     nor be undone: that redis.call answers errUndeclaredBusy, the script goes on (its own
-//     redis.pcall may handle it) and the server logs it. This happens only on the first run of
-//     a script that writes and then touches an undeclared key while another client holds that
-//     shard: the caller remembers scripts that touched undeclared keys (ScriptRun.Undeclared)
-//     and locks every shard for their later runs from the start (ScriptShards).
+//   - when it is busy and the script has already written, the run cannot be undone, and may
+//     not wait for the lock without bound (its holder may be waiting for one of the script's
+//     shards: a deadlock): it keeps trying for up to undeclaredWait (the holder is most often
+//     a short command), then that redis.call answers errUndeclaredBusy, the script goes on
+//     (its own redis.pcall may handle it) and the server logs it. This can happen only on the
+//     first runs of a script that writes and then touches an undeclared key while another
+//     client holds that shard: the caller remembers scripts that touched undeclared keys
+//     (ScriptRun.Undeclared) and locks every shard for their later runs from the start
+//     (ScriptShards).
 // Holding every shard a script has touched until it ends (two-phase locking) keeps it atomic:
 // no other command sees it half done, and it sees no other command half done.
 //
@@ -109,12 +113,24 @@ type Scripts struct {
 
 	busyMs atomic.Int64 // busy-reply-threshold, milliseconds
 
-	mu struct {
-		sync.Mutex
-		runs     []*ScriptRun // in progress; a run's index is its regIdx
-		watching bool         // the busy watcher runs
-	}
-	pool sync.Pool // *ScriptRun
+	// stripes hold the runs in progress, each run in the stripe it was made for, so that runs
+	// on many cores do not all take one lock at their start and end.
+	stripes    [runStripes]runStripe
+	nextStripe atomic.Uint32 // round robin of the stripes given to new runs
+	watching   atomic.Bool   // the busy watcher runs
+	pool       sync.Pool     // *ScriptRun
+}
+
+// runStripes is the number of stripes of the registry of runs: more than the cores that run
+// scripts at once on most machines, and few enough for the watcher and Kill to visit them all.
+const runStripes = 16
+
+// runStripe is one lock's share of the runs in progress. The fields of a run that the busy
+// watcher and Kill read (started, stop, busy, regIdx) are guarded by its stripe's mu.
+type runStripe struct {
+	mu   sync.Mutex
+	runs []*ScriptRun // a run's index is its regIdx
+	_    [32]byte     // keep neighbouring stripes' locks off this cache line
 }
 
 // NewScripts returns the scripts' state for pipeline p and table t, with Redis's default
@@ -155,7 +171,7 @@ const (
 
 // ScriptRun is one run of a script: the Caller its redis.call goes through, and its locks.
 // It belongs to the goroutine running the script's command; Kill and the busy watcher touch
-// only its atomics and its done channel.
+// only its atomics, its done channel and the fields its stripe's lock guards.
 type ScriptRun struct {
 	s      *Scripts
 	parent *Ctx // the EVAL's (or FCALL's) context: its locked shards are the script's
@@ -173,8 +189,9 @@ type ScriptRun struct {
 	undeclared bool      // touched a shard it did not hold at the start
 	rerun      bool      // aborted: run again holding every shard
 
-	regIdx int          // index in Scripts.mu.runs; -1 when not registered (guarded by mu)
-	busy   bool         // counted in Pipeline.scriptBusy (guarded by Scripts.mu)
+	stripe *runStripe   // where the run registers
+	regIdx int          // index in stripe.runs; -1 when not registered (guarded by stripe.mu)
+	busy   bool         // counted in Pipeline.scriptBusy (guarded by stripe.mu)
 	state  atomic.Int32 // runClean, runDirty, runKilled
 	stop   *runContext  // cancelled to stop the engine: kill or abort
 }
@@ -192,6 +209,7 @@ func (s *Scripts) Begin(ctx *Ctx, o ScriptOptions, refuseOOM bool) (*ScriptRun, 
 	r, _ := s.pool.Get().(*ScriptRun)
 	if r == nil {
 		r = &ScriptRun{s: s, args: querybuf.NewParser(querybuf.DefaultLimits()), regIdx: -1}
+		r.stripe = &s.stripes[s.nextStripe.Add(1)%runStripes]
 	}
 	r.parent, r.opts, r.oomAtStart = ctx, o, oom
 	r.inTx = ctx.Tx.InMulti()
@@ -205,7 +223,7 @@ func (s *Scripts) Begin(ctx *Ctx, o ScriptOptions, refuseOOM bool) (*ScriptRun, 
 
 // start begins (or, registered, begins again) the run: its clock and state, the held shards'
 // frozen clock, and its registration (the busy watcher and Kill read started and stop under
-// Scripts.mu).
+// the stripe's lock).
 func (r *ScriptRun) start(registered bool) {
 	r.startMs = r.parent.KS.Now()
 	r.child.scriptNow = r.startMs
@@ -213,15 +231,19 @@ func (r *ScriptRun) start(registered bool) {
 	for _, i := range r.parent.locked {
 		r.parent.KS.Shard(i).FreezeClockLocked(r.startMs)
 	}
-	s := r.s
-	s.mu.Lock()
+	st := r.stripe
+	st.mu.Lock()
 	r.started = time.Now()
 	r.child.scriptStartUs = r.started.UnixMicro()
 	r.stop = newRunContext()
 	if !registered {
-		s.registerLocked(r)
+		r.regIdx = len(st.runs)
+		st.runs = append(st.runs, r)
 	}
-	s.mu.Unlock()
+	st.mu.Unlock()
+	if !registered {
+		r.s.startWatcher()
+	}
 }
 
 // Context is the run's context for the engine (scripting.RunOpts.Ctx): cancelled when the run
@@ -419,8 +441,10 @@ func (r *ScriptRun) acquire(i int) string {
 			r.stop.cancel()
 			return errScriptStopped.Error()
 		}
-		r.log(ScriptLogWarning, fmt.Sprintf("Script %s: %s", r.opts.Name, errUndeclaredBusy))
-		return errUndeclaredBusy.Error()
+		if !tryLockFor(sh, undeclaredWait) {
+			r.log(ScriptLogWarning, fmt.Sprintf("Script %s: %s", r.opts.Name, errUndeclaredBusy))
+			return errUndeclaredBusy.Error()
+		}
 	}
 	if rf := sh.Refused(); rf != 0 {
 		sh.Unlock()
@@ -431,6 +455,29 @@ func (r *ScriptRun) acquire(i int) string {
 	ctx.locked = slices.Insert(ctx.locked, j, i)
 	r.undeclared = true
 	return ""
+}
+
+// undeclaredWait bounds how long a script that has written tries to lock the shard of an
+// undeclared key below those it holds. The holder is most often a command that ends within
+// microseconds; if it is instead waiting for one of the script's shards (it locks in
+// ascending order), the script gives up after this long, and that command goes on once the
+// script ends: no deadlock, at the price of an error in a rare case.
+const undeclaredWait = 10 * time.Millisecond
+
+// tryLockFor tries to lock sh until it succeeds or d has passed, yielding between tries.
+func tryLockFor(sh *keyspace.Shard, d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for {
+		for range 64 {
+			runtime.Gosched()
+			if sh.TryLock() {
+				return true
+			}
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
 }
 
 // callHandler runs the command's handler and the hooks after it under the script's locks, as
@@ -584,33 +631,46 @@ func ScriptShards(ctx *Ctx, dst []int, firstKey, numKeys int, lockAll bool) []in
 	return dst
 }
 
-// registerLocked adds a run to those in progress and starts the busy watcher if it is not
-// running. Requires s.mu.
-func (s *Scripts) registerLocked(r *ScriptRun) {
-	r.regIdx = len(s.mu.runs)
-	s.mu.runs = append(s.mu.runs, r)
-	if !s.mu.watching {
-		s.mu.watching = true
+// startWatcher starts the busy watcher if it is not running.
+func (s *Scripts) startWatcher() {
+	if !s.watching.Load() && s.watching.CompareAndSwap(false, true) {
 		go s.watch()
 	}
 }
 
 // unregister removes a run from those in progress; a busy run stops counting as busy.
 func (s *Scripts) unregister(r *ScriptRun) {
-	s.mu.Lock()
+	st := r.stripe
+	st.mu.Lock()
 	if i := r.regIdx; i >= 0 {
-		last := len(s.mu.runs) - 1
-		s.mu.runs[i] = s.mu.runs[last]
-		s.mu.runs[i].regIdx = i
-		s.mu.runs[last] = nil
-		s.mu.runs = s.mu.runs[:last]
+		last := len(st.runs) - 1
+		st.runs[i] = st.runs[last]
+		st.runs[i].regIdx = i
+		st.runs[last] = nil
+		st.runs = st.runs[:last]
 		r.regIdx = -1
 	}
 	if r.busy {
 		r.busy = false
 		s.P.scriptBusy.Add(-busyUnit(r.opts.Function))
 	}
-	s.mu.Unlock()
+	st.mu.Unlock()
+}
+
+// eachRun calls fn for every run in progress, under its stripe's lock, and returns how many
+// there are.
+func (s *Scripts) eachRun(fn func(r *ScriptRun)) int {
+	n := 0
+	for i := range s.stripes {
+		st := &s.stripes[i]
+		st.mu.Lock()
+		for _, r := range st.runs {
+			fn(r)
+		}
+		n += len(st.runs)
+		st.mu.Unlock()
+	}
+	return n
 }
 
 func busyUnit(function bool) int64 {
@@ -621,24 +681,28 @@ func busyUnit(function bool) int64 {
 }
 
 // watch is the busy watcher: while runs are in progress it marks those past
-// busy-reply-threshold busy; it ends when none is left.
+// busy-reply-threshold busy; it ends when none is left (a run starting meanwhile either is
+// seen by the last check or starts it again: watching is cleared before that check).
 func (s *Scripts) watch() {
 	for {
 		time.Sleep(busyWatchPeriod)
-		if !s.CheckBusy() {
+		if s.CheckBusy() {
+			continue
+		}
+		s.watching.Store(false)
+		if s.Running() == 0 || !s.watching.CompareAndSwap(false, true) {
 			return
 		}
 	}
 }
 
 // CheckBusy marks busy the runs that have run longer than busy-reply-threshold (logging
-// Redis's warning for each), and reports whether runs are in progress; when none is, the
-// watcher is marked stopped (the next run starts it again). The watcher calls it; tests may.
+// Redis's warning for each), and reports whether runs are in progress. The watcher calls it;
+// tests may.
 func (s *Scripts) CheckBusy() bool {
 	limit := time.Duration(s.busyMs.Load()) * time.Millisecond
 	var slow []string
-	s.mu.Lock()
-	for _, r := range s.mu.runs {
+	n := s.eachRun(func(r *ScriptRun) {
 		if elapsed := time.Since(r.started); !r.busy && elapsed >= limit {
 			r.busy = true
 			s.P.scriptBusy.Add(busyUnit(r.opts.Function))
@@ -650,18 +714,13 @@ func (s *Scripts) CheckBusy() bool {
 				"You can try killing the script using the %s command. Script name is: %s.",
 				elapsed.Milliseconds(), kill, name))
 		}
-	}
-	running := len(s.mu.runs) > 0
-	if !running {
-		s.mu.watching = false
-	}
-	s.mu.Unlock()
+	})
 	if s.Log != nil {
 		for _, msg := range slow {
 			s.Log(ScriptLogWarning, msg)
 		}
 	}
-	return running
+	return n > 0
 }
 
 // Kill is SCRIPT KILL (function false) and FUNCTION KILL (true): the busy runs of that kind
@@ -670,10 +729,8 @@ func (s *Scripts) CheckBusy() bool {
 // the busy ones have written, the other kind's BUSY when only the other kind is busy (Redis's
 // scriptKill).
 func (s *Scripts) Kill(function bool) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	var killed, dirty, other bool
-	for _, r := range s.mu.runs {
+	s.eachRun(func(r *ScriptRun) {
 		switch {
 		case !r.busy:
 		case r.opts.Function != function:
@@ -686,7 +743,7 @@ func (s *Scripts) Kill(function bool) string {
 		default:
 			dirty = true
 		}
-	}
+	})
 	switch {
 	case killed:
 		return ""
@@ -704,23 +761,14 @@ func (s *Scripts) Kill(function bool) string {
 // nothing is saved, so a half-done script changes nothing that lasts), so that their
 // connections can close. It returns how many it stopped.
 func (s *Scripts) KillAll() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	n := 0
-	for _, r := range s.mu.runs {
+	return s.eachRun(func(r *ScriptRun) {
 		r.state.Store(runKilled)
 		r.stop.cancel()
-		n++
-	}
-	return n
+	})
 }
 
 // Running is the number of runs in progress.
-func (s *Scripts) Running() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.mu.runs)
-}
+func (s *Scripts) Running() int { return s.eachRun(func(*ScriptRun) {}) }
 
 // Busy reports whether a script is busy (past busy-reply-threshold).
 func (s *Scripts) Busy() bool { return s.P.scriptBusy.Load() != 0 }

@@ -577,3 +577,53 @@ func TestScriptHandlerPanic(t *testing.T) {
 	}
 	h.allUnlocked()
 }
+
+// TestScriptConcurrentRuns: runs on several goroutines at once, on shared and distinct keys,
+// each atomic (its INCRs seen together), all registered and unregistered.
+func TestScriptConcurrentRuns(t *testing.T) {
+	h := newScriptHarness(t)
+	h.define("pair", func(r *command.ScriptRun, w *resp.Writer) {
+		a := call(r, "incr a")
+		b := call(r, "incr b") // b's shard: declared, or locked on first use
+		if a != b {
+			w.Error("ERR not atomic: " + a + " " + b)
+			return
+		}
+		w.OK()
+	})
+	// The first run of the script with b undeclared teaches that it locks every shard.
+	if r := h.client().do("xeval pair 1 a"); r != "+OK\r\n" {
+		t.Fatalf("first run: %q", r)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := h.client()
+			for range 200 {
+				line := "xeval pair 2 a b"
+				if g%2 == 1 {
+					line = "xeval pair 1 a" // b undeclared
+				}
+				if r := c.do(line); r != "+OK\r\n" {
+					errs <- r
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	if n := h.scripts.Running(); n != 0 || h.scripts.Busy() {
+		t.Errorf("running %d, busy %v", n, h.scripts.Busy())
+	}
+	if r := h.client().do("mget a b"); r != "*2\r\n$4\r\n1601\r\n$4\r\n1601\r\n" {
+		t.Errorf("mget: %q", r)
+	}
+	h.allUnlocked()
+}
