@@ -333,7 +333,9 @@ func (r *ScriptRun) thaw() {
 }
 
 // Call runs one command for redis.call / redis.pcall and returns its reply in protocol proto,
-// valid until the next Call (scripting.Caller).
+// valid until the next Call (scripting.Caller). The checks are Redis's scriptCall's, in its
+// order: the command exists, its arity, noscript, a write in a read-only run, a write while
+// saves fail (MISCONF) or a denyoom command over maxmemory before the run's first write.
 func (r *ScriptRun) Call(args [][]byte, proto int) []byte {
 	w := &r.w
 	w.Reset()
@@ -355,6 +357,9 @@ func (r *ScriptRun) Call(args [][]byte, proto int) []byte {
 		return r.refuse(errScriptNoScript)
 	case r.opts.ReadOnly && cmd.Flags&(Write|MayReplicate) != 0:
 		return r.refuse(errScriptReadOnly)
+	case cmd.Flags&Write != 0 && p.gated.Load() && r.state.Load() == runClean && p.Gate(cmd) != "":
+		// Redis's scriptVerifyWriteCommandAllow: MISCONF while saves fail, until the first write.
+		return r.refuse(replyerr.Error(p.Gate(cmd)))
 	case cmd.Flags&DenyOOM != 0 && !r.opts.AllowOOM && r.oomAtStart && r.state.Load() == runClean:
 		return r.refuse(replyerr.OOM)
 	}

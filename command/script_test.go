@@ -627,3 +627,29 @@ func TestScriptConcurrentRuns(t *testing.T) {
 	}
 	h.allUnlocked()
 }
+
+// TestScriptMisconf: while the pipeline's gate refuses writes (MISCONF: saves fail), a
+// script's first write is refused with it and its reads go on.
+func TestScriptMisconf(t *testing.T) {
+	h := newScriptHarness(t)
+	const misconf = "MISCONF Errors writing to disk"
+	h.p.Gate = func(cmd *command.Command) string {
+		if cmd.Flags&command.Write != 0 {
+			return misconf
+		}
+		return ""
+	}
+	var got []string
+	h.define("misconf", func(r *command.ScriptRun, w *resp.Writer) {
+		got = append(got, call(r, "get k"), call(r, "set k v"))
+		w.OK()
+	})
+	h.p.SetGated(true)
+	c := h.client()
+	if r := c.do("xeval misconf 1 k"); r != "+OK\r\n" {
+		t.Fatalf("xeval: %q", r)
+	}
+	if strings.Join(got, "|") != "$-1\r\n|-"+misconf+"\r\n" {
+		t.Errorf("replies %q", got)
+	}
+}
