@@ -28,5 +28,6 @@
 // While a script is past busy-reply-threshold, Run answers BUSY before any lock.
 //
 // Lock order: a client's own lock, then shard locks in ascending order, then the clients'
-// arena lock (locks.go). A script may also try a lower shard's lock (never wait for it).
+// arena lock (locks.go). A script may also try a lower shard's lock (never wait for it
+// without bound).
 package command
