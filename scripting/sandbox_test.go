@@ -139,6 +139,9 @@ func TestSandboxReadonly(t *testing.T) {
 		"setmetatable(_G, nil)",
 		"setmetatable(string, {})",
 		"getfenv(0).x = 1",
+		"getfenv(redis.call).redis = nil",
+		"getfenv(pcall).string = nil",
+		"rawset(getfenv(tostring), 'redis', nil)",
 		"loadstring('x = 1')()",
 	} {
 		if got := eval(t, e, &fakeCaller{}, 2, body, nil, nil); !strings.Contains(got, "Attempt to modify a readonly table") {

@@ -122,6 +122,7 @@ func (st *state) openLibs(e *Engine, eval bool) {
 	if m, ok := g.RawGetString("math").(*lua.LTable); ok {
 		m.RawSetString("random", L.NewFunction(st.mathRandom))
 		m.RawSetString("randomseed", L.NewFunction(st.mathRandomSeed))
+		m.RawSetString("huge", lua.LNumber(math.Inf(1))) // gopher-lua has the largest float
 	}
 
 	// The base functions that write a table raw refuse the protected ones; pcall answers a
@@ -131,6 +132,7 @@ func (st *state) openLibs(e *Engine, eval bool) {
 	g.RawSetString("pcall", L.NewFunction(st.luaPcall(g.RawGetString("pcall"))))
 	g.RawSetString("tostring", L.NewFunction(luaTostring(g.RawGetString("tostring"))))
 	g.RawSetString("error", L.NewFunction(luaError))
+	g.RawSetString("getfenv", L.NewFunction(st.luaGetfenv(g.RawGetString("getfenv"))))
 	// gcinfo (Lua 5.1's deprecated memory count in KB): the state's estimated size.
 	g.RawSetString("gcinfo", L.NewFunction(func(L *lua.LState) int {
 		L.Push(lua.LNumber(stateMemory >> 10))
@@ -140,10 +142,15 @@ func (st *state) openLibs(e *Engine, eval bool) {
 		for _, name := range []string{"insert", "remove", "sort"} {
 			t.RawSetString(name, L.NewFunction(st.guardFirstArg(t.RawGetString(name))))
 		}
+		t.RawSetString("concat", L.NewFunction(tableConcat))
+		t.RawSetString("foreach", L.NewFunction(tableForeach))
+		t.RawSetString("foreachi", L.NewFunction(tableForeachi))
+		t.RawSetString("setn", L.NewFunction(tableSetn))
 	}
 
 	if s, ok := g.RawGetString("string").(*lua.LTable); ok {
 		s.RawSetString("rep", L.NewFunction(strRep))
+		s.RawSetString("format", L.NewFunction(strFormat))
 	}
 
 	// String values' metatable: a hidden one, so that the real string table cannot be reached
@@ -385,25 +392,6 @@ func formatNumber(f float64) string {
 	return strconv.FormatFloat(f, 'g', 14, 64)
 }
 
-// maxStringRep bounds string.rep's result: gopher-lua would ask Go for the whole string at
-// once, and a failed allocation ends the process where C Lua's raises "not enough memory".
-const maxStringRep = 512 << 20
-
-// strRep is string.rep(s, n) with that bound.
-func strRep(L *lua.LState) int {
-	s := L.CheckString(1)
-	n := L.CheckInt(2)
-	if n <= 0 || s == "" {
-		L.Push(lua.LString(""))
-		return 1
-	}
-	if n > maxStringRep/len(s) {
-		L.RaiseError("not enough memory")
-	}
-	L.Push(lua.LString(strings.Repeat(s, n)))
-	return 1
-}
-
 // luaError is Lua 5.1's error(v [, level]): v may be missing (the error is nil), and a number
 // gets the position like a string does (lua_isstring is true for numbers).
 func luaError(L *lua.LState) int {
@@ -414,4 +402,18 @@ func luaError(L *lua.LState) int {
 	}
 	L.Error(v, level)
 	return 0
+}
+
+// luaGetfenv is getfenv, except that the environment of a Go function (redis.call…), which
+// gopher-lua answers with the real globals, is the run's environment: the real globals are
+// never in a script's hands (their existing keys could be overwritten, and would stay so).
+func (st *state) luaGetfenv(orig lua.LValue) lua.LGFunction {
+	getfenv := orig.(*lua.LFunction).GFunction
+	return func(L *lua.LState) int {
+		n := getfenv(L)
+		if n == 1 && L.Get(-1) == st.globals {
+			L.Replace(-1, L.Env)
+		}
+		return n
+	}
 }
