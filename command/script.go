@@ -604,7 +604,7 @@ func (s *Scripts) Run(ctx *Ctx, o ScriptOptions, refuseOOM bool, exec func(r *Sc
 func (r *ScriptRun) ACLCheck(args [][]byte) (bool, string) {
 	a := r.argsOf(args)
 	if cmd := r.lookup(a); cmd == nil {
-		return false, "ERR Invalid command passed to redis.acl_check_cmd()"
+		return false, "Invalid command passed to redis.acl_check_cmd()"
 	}
 	return true, ""
 }
