@@ -144,6 +144,9 @@ func NewScripts(p *Pipeline, t *Table) *Scripts {
 // SetBusyThreshold sets busy-reply-threshold (lua-time-limit), in milliseconds.
 func (s *Scripts) SetBusyThreshold(ms int64) { s.busyMs.Store(ms) }
 
+// BusyThreshold is busy-reply-threshold, in milliseconds.
+func (s *Scripts) BusyThreshold() int64 { return s.busyMs.Load() }
+
 // ScriptOptions are what a run's caller knows of the script before it runs.
 type ScriptOptions struct {
 	// ReadOnly: EVAL_RO, EVALSHA_RO, FCALL_RO, or a script declaring no-writes — write
