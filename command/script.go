@@ -230,7 +230,9 @@ func (s *Scripts) Begin(ctx *Ctx, o ScriptOptions, refuseOOM bool) (*ScriptRun, 
 func (r *ScriptRun) start(registered bool) {
 	r.startMs = r.parent.KS.Now()
 	r.child.scriptNow = r.startMs
-	r.state.Store(runClean)
+	if !registered {
+		r.state.Store(runClean)
+	}
 	for _, i := range r.parent.locked {
 		r.parent.KS.Shard(i).FreezeClockLocked(r.startMs)
 	}
@@ -242,6 +244,10 @@ func (r *ScriptRun) start(registered bool) {
 	if !registered {
 		r.regIdx = len(st.runs)
 		st.runs = append(st.runs, r)
+	} else if r.state.Load() == runKilled {
+		// Killed while it was being aborted for a re-run: the re-run stops at once, and its
+		// client gets the kill error.
+		r.stop.cancel()
 	}
 	st.mu.Unlock()
 	if !registered {
