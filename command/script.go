@@ -327,12 +327,23 @@ func (r *ScriptRun) End() {
 	r.parent = nil
 	c.Cmd, c.Args, c.locked = nil, querybuf.Args{}, c.locked[:0]
 	r.args.ResetCommands()
-	if r.w.Cap() > 64<<10 {
+	// A pooled run keeps its buffers, unless a big argument or reply grew them.
+	if r.args.ArgvMem() > maxKeptScriptBuf {
+		r.args = querybuf.NewParser(querybuf.DefaultLimits())
+	}
+	if cap(r.flat) > maxKeptScriptBuf {
+		r.flat = nil
+	}
+	if r.w.Cap() > maxKeptScriptBuf {
 		r.w = resp.Writer{}
 	}
 	r.w.Reset()
 	s.pool.Put(r)
 }
+
+// maxKeptScriptBuf bounds each buffer a pooled run keeps between runs (redis.call's arguments,
+// their copy, its reply): one script's big value should not stay in every pooled run.
+const maxKeptScriptBuf = 64 << 10
 
 // thaw gives the held shards their real clock back.
 func (r *ScriptRun) thaw() {
