@@ -325,7 +325,7 @@ func (r *ScriptRun) End() {
 	r.stop.release() // unregistered: nobody cancels it any more
 	r.stop = nil
 	r.parent = nil
-	c.Cmd, c.Args, c.locked = nil, querybuf.Args{}, c.locked[:0]
+	c.Cmd, c.Args, c.locked, c.Stats = nil, querybuf.Args{}, c.locked[:0], nil // the connection's
 	r.args.ResetCommands()
 	// A pooled run keeps its buffers, unless a big argument or reply grew them.
 	if r.args.ArgvMem() > maxKeptScriptBuf {
