@@ -20,7 +20,7 @@ import (
 // script runs on its connection's goroutine (the rows are not Inline) inside its command's
 // handler, with the shards of its declared keys locked by the pipeline as for any command. Each
 // redis.call goes through ScriptRun.Call, which does what Redis's scriptCall does — the lookup,
-// arity, noscript, read-only and OOM checks, in Redis's order and words — and then runs the
+// arity, noscript, read-only, MISCONF and OOM checks, in Redis's order and words — then runs the
 // command's handler under the script's locks, with the hooks after a command (statistics,
 // keyspace notifications, wake-ups of blocked clients), its reply written in the protocol the
 // script asked for. The events and wake-ups are handed to the script's own command at the end,
@@ -53,7 +53,11 @@ import (
 // has no such case: it runs one command at a time).
 //
 // Time: the run's start (unix ms) is the clock of the shards it holds (keyspace's frozen clock),
-// so key expiry inside a script is decided as at its start (Redis 7's script time snapshot).
+// so key expiry inside a script is decided as at its start (Redis 7's script time snapshot);
+// ctx.Now (SET … EX, EXPIRE, TTL) and TIME answer it too.
+//
+// Scripts inside MULTI: EXEC locks every shard for a queued script (ScriptShards), since it
+// cannot add a shard in the middle of its transaction.
 
 // Errors of commands called from scripts, Redis 7.2's words (script.c's scriptCall).
 const (
