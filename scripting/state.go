@@ -382,14 +382,18 @@ func (st *state) errorHandler(L *lua.LState) int {
 		}
 		if dbg.What != "G" && dbg.CurrentLine >= 0 {
 			st.errLine, st.errSrc = dbg.CurrentLine, "@"+dbg.Source
-			if msg, isStr := L.Get(1).(lua.LString); isStr && level == 1 {
-				if fi, ok := readFrame(dbg); ok {
-					prefix := dbg.Source + ":" + strconv.Itoa(dbg.CurrentLine) + ": "
-					if text, found := strings.CutPrefix(string(msg), prefix); found {
-						if re := luaRuntimeError(L, fi, text); re != text {
-							L.Push(lua.LString(prefix + re))
-							return 1
+			if msg, isStr := L.Get(1).(lua.LString); isStr {
+				prefix := dbg.Source + ":" + strconv.Itoa(dbg.CurrentLine) + ": "
+				if text, found := strings.CutPrefix(string(msg), prefix); found {
+					re := quoteArgErrorFunc(text)
+					if level == 1 {
+						if fi, ok := readFrame(dbg); ok {
+							re = luaRuntimeError(L, fi, re)
 						}
+					}
+					if re != text {
+						L.Push(lua.LString(prefix + re))
+						return 1
 					}
 				}
 			}
