@@ -2,6 +2,8 @@ package command
 
 import (
 	"strings"
+
+	"github.com/kvserver/kvserver/querybuf"
 )
 
 // Flags are Redis's command flags (COMMAND INFO prints them by these names).
@@ -112,6 +114,9 @@ type Command struct {
 	Shards      func(ctx *Ctx, dst []int) []int
 	Handler     Handler // nil for a container
 	Subcommands []*Command
+	// InlineIf, when set on a row that is not Inline by its flags, lets a readiness loop run one
+	// call whose arguments bound its cost (a small range of ranks: SmallRange).
+	InlineIf func(args querybuf.Args) bool
 
 	// Derived by the table.
 	FullName string // "config|get"

@@ -511,7 +511,7 @@ func (c *client) runBatch(inline bool) (handoff, panicked bool) {
 	for c.nextCmd < c.parser.NumCommands() {
 		args := c.parser.Command(c.nextCmd)
 		cmd, errText := c.srv.cmds.LookupAfter(args, c.lastCmd.Load())
-		if inline && cmd != nil && !cmd.Inline && !c.ctx.Tx.RunsInline(cmd) {
+		if inline && cmd != nil && !cmd.Inline && (cmd.InlineIf == nil || !cmd.InlineIf(args)) && !c.ctx.Tx.RunsInline(cmd) {
 			return true, false
 		}
 		switch c.execute(cmd, errText, args, inline) {

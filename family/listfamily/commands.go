@@ -20,7 +20,7 @@ func Commands() []*command.Command {
 		{Name: "brpop", Handler: brpopCommand},
 		{Name: "blmpop", Handler: blmpopCommand},
 		{Name: "llen", Handler: llenCommand},
-		{Name: "lrange", Handler: lrangeCommand},
+		{Name: "lrange", Handler: lrangeCommand, InlineIf: command.SmallRange(2)},
 		{Name: "lindex", Handler: lindexCommand},
 		{Name: "lpos", Handler: lposCommand},
 		{Name: "lrem", Handler: lremCommand},
