@@ -273,11 +273,20 @@ func (c *client) serve() {
 	c.attachActiveLocked(nil)
 	c.mu.Unlock()
 	// A hand-off may come with unwritten replies and commands still to run.
-	switch c.resume() {
+	action, drained := c.resume()
+	switch action {
 	case serveClose:
 		return
 	case serveBlock:
 		parked = c.srv.parkBlocked(c, false)
+		return
+	}
+	if drained && !c.killed.Load() {
+		// The loop's read that brought the handed-over commands did not fill its buffer, so
+		// the socket most likely holds nothing more: park at once rather than read it only to
+		// find EAGAIN. Anything that came meanwhile is reported by the loop's level-triggered
+		// epoll set, and served there. (An EVALSHA at -P 1 is one read, one write and this.)
+		parked = c.srv.park(c)
 		return
 	}
 	for !c.killed.Load() {
@@ -448,13 +457,20 @@ func (c *client) replyLocked(inline bool) serveAction {
 }
 
 // resume finishes what a loop handed over: unwritten replies, then the batch's remaining
-// commands.
-func (c *client) resume() serveAction {
+// commands. drained reports that it did, for a socket whose last read did not fill its
+// buffer (readFull): the client may park without another read.
+func (c *client) resume() (action serveAction, drained bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.w.Len() == 0 && c.parser.NumCommands() == 0 {
-		return serveContinue
+		return serveContinue, false
 	}
+	action = c.resumeLocked()
+	return action, action == serveContinue && c.fd >= 0 && !c.readFull && !c.closeAfterReply
+}
+
+// resumeLocked is resume's work, with the client's lock held.
+func (c *client) resumeLocked() serveAction {
 	if c.flush(false) != flushOK || c.closeAfterReply {
 		return serveClose
 	}

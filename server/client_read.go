@@ -45,6 +45,7 @@ func (c *client) readLocked() error {
 			return nil
 		}
 		c.readBuf, c.readKind, c.readN = buf, kind, n
+		c.readFull = n == len(buf)
 		return nil
 	}
 }
