@@ -70,6 +70,9 @@ type Persister struct {
 	// OnChange, when set, is called after a background save ends and when a load starts or
 	// ends: what WritesRefused and Loading answer may have changed.
 	OnChange func()
+	// Functions, when set, are the function libraries every snapshot writes and every load
+	// reads (functions.go); set it before the first save or load.
+	Functions Functions
 
 	mu       sync.Mutex
 	idle     *sync.Cond  // signalled when no snapshot runs any more
@@ -153,7 +156,7 @@ func (p *Persister) options(st Settings, locksHeld bool, cancel *atomic.Bool, pr
 	return SnapshotOptions{
 		Compress: st.Compress, Checksum: st.Checksum, RedisVer: st.RedisVer, UsedMem: st.UsedMem,
 		Access: st.Access, KeyDelay: st.KeyDelay, Progress: progress, LocksHeld: locksHeld,
-		Cancel: cancel, Workers: walkers(locksHeld),
+		Cancel: cancel, Workers: walkers(locksHeld), Functions: p.functionCodes(),
 	}
 }
 
@@ -356,6 +359,9 @@ func (p *Persister) FlushedAll() error {
 		e.Compress, e.Checksum = st.Compress, st.Checksum
 		e.WriteHeader()
 		e.WriteStandardAux(st.RedisVer, time.Now().Unix(), st.UsedMem)
+		for _, code := range p.functionCodes() { // FLUSHALL keeps the libraries
+			e.WriteFunction(code)
+		}
 		return e.Finish()
 	}, func(rename func() error) error {
 		p.mu.Lock()
@@ -461,6 +467,7 @@ func (p *Persister) LoadFile(path string, locksHeld, merge bool) (LoadResult, er
 	p.setLoading(true)
 	res, err := Load(p.ks, &progressReader{r: f, n: &p.loadBytes}, LoadOptions{
 		Now: p.ks.Now, KeyDelay: st.LoadDelay, Progress: &p.loadProgress, LocksHeld: locksHeld, Merge: merge,
+		OnFunction: p.onFunction(merge),
 	})
 	p.lastLoadKeys.Store(res.Keys)
 	p.lastLoadExp.Store(res.Expired)
