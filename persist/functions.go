@@ -13,6 +13,17 @@ type Functions interface {
 	// ("Library 'x' already exists"…); replace lets it replace a library of the same name
 	// (DEBUG RELOAD MERGE, Redis's RDBFLAGS_ALLOW_DUP).
 	LoadCode(code []byte, replace bool) error
+	// Changes counts the changes to the libraries (LOAD, DELETE, FLUSH, RESTORE), which count
+	// toward the save points as changes to keys do (Redis's server.dirty++).
+	Changes() int64
+}
+
+// dirty is Redis's server.dirty: the changes to keys and to function libraries.
+func (p *Persister) dirty() int64 {
+	if p.Functions == nil {
+		return p.ks.Dirty()
+	}
+	return p.ks.Dirty() + p.Functions.Changes()
 }
 
 // functionCodes are the libraries' codes a snapshot starting now writes (none without

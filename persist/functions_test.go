@@ -30,6 +30,12 @@ func (f *fakeFunctions) Codes() [][]byte {
 	return slices.Clone(f.codes)
 }
 
+func (f *fakeFunctions) Changes() int64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return int64(len(f.loads))
+}
+
 func (f *fakeFunctions) LoadCode(code []byte, replace bool) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -112,6 +118,15 @@ func TestPersisterFunctions(t *testing.T) {
 	}
 	if !slices.EqualFunc(dst.codes, testLibs, bytes.Equal) || !slices.Equal(dst.loads, []string{"append", "append"}) {
 		t.Fatalf("loaded %q %v", dst.codes, dst.loads)
+	}
+	// What a load creates is what the file holds: no changes since the last save.
+	if n := p2.Stats().ChangesSinceLastSave; n != 0 {
+		t.Errorf("changes after the load: %d", n)
+	}
+	// A change to the libraries counts toward the save points, as Redis's dirty++.
+	dst.LoadCode([]byte("#!lua name=c\n"), false)
+	if n := p2.Stats().ChangesSinceLastSave; n != 1 {
+		t.Errorf("changes after a library's load: %d", n)
 	}
 	// DEBUG RELOAD MERGE: locks held, libraries replace theirs.
 	dst.codes, dst.loads = nil, nil

@@ -162,7 +162,7 @@ func (p *Persister) options(st Settings, locksHeld bool, cancel *atomic.Bool, pr
 
 // start fixes a save's instant: the keys it will write, its dirty count, its snapshot.
 func (p *Persister) start(st Settings, locksHeld, cancellable bool) (*Snapshot, int64) {
-	dirty := p.ks.Dirty()
+	dirty := p.dirty()
 	var total int64
 	for db := range p.ks.Databases() {
 		total += p.ks.Keys(db)
@@ -372,7 +372,7 @@ func (p *Persister) FlushedAll() error {
 		p.flushSeq++
 		p.lastSave = time.Now()
 		p.saves++
-		p.dirtyAtSave = p.ks.Dirty()
+		p.dirtyAtSave = p.dirty()
 		p.lastBgStatus = nil
 		return nil
 	})
@@ -394,7 +394,7 @@ func (p *Persister) Cron(now time.Time) {
 		return
 	}
 	st := p.settings()
-	changes := p.ks.Dirty() - p.dirtyAtSave
+	changes := p.dirty() - p.dirtyAtSave
 	due := false
 	for _, sp := range st.SavePoints {
 		if changes >= sp.Changes && now.Sub(p.lastSave) > time.Duration(sp.Seconds)*time.Second &&
@@ -474,7 +474,7 @@ func (p *Persister) LoadFile(path string, locksHeld, merge bool) (LoadResult, er
 	if err == nil {
 		// What was just loaded is what the file holds: no changes since the last save.
 		p.mu.Lock()
-		p.dirtyAtSave = p.ks.Dirty()
+		p.dirtyAtSave = p.dirty()
 		p.mu.Unlock()
 	}
 	if err == nil || locksHeld {
@@ -522,7 +522,7 @@ func (p *Persister) Stats() Stats {
 		LoadingStart:         p.loadStart.Load(),
 		LoadingTotalBytes:    p.loadTotal.Load(),
 		LoadingKeys:          p.loadProgress.Load(),
-		ChangesSinceLastSave: p.ks.Dirty() - p.dirtyAtSave,
+		ChangesSinceLastSave: p.dirty() - p.dirtyAtSave,
 		BgsaveInProgress:     p.active == kindBG || p.active == kindSync,
 		LastSaveTime:         p.lastSave.Unix(),
 		LastBgsaveOK:         p.lastBgStatus == nil,
