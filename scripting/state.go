@@ -1,0 +1,325 @@
+package scripting
+
+import (
+	"context"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// state is one pooled Lua interpreter with Redis's sandbox and redis table. It is used by one
+// run at a time (the pool hands it out); its fields other than L are that run's inputs.
+//
+// # The sandbox
+//
+// Redis 7 makes the global table and every table reachable from it read-only after setup
+// (lua_enablereadonlytable, a patch to its Lua). gopher-lua has no read-only flag, so the
+// scripts see proxies instead: the environment of every chunk is an empty table whose
+// metatable reads through to the real globals and refuses writes ("Attempt to modify a
+// readonly table"), and the real globals' own metatable refuses reads of names that are not
+// there ("Script attempted to access nonexistent global variable 'x'"). Each library table
+// (string, math, table, redis, cjson…) is reached through such a proxy too. The metatables are
+// hidden (__metatable), and the functions that write a table raw (rawset, setmetatable,
+// table.insert/remove/sort) refuse the proxies. So nothing a script does survives its run,
+// except in the tables it was handed (KEYS, ARGV), which are rebuilt when written.
+type state struct {
+	L *lua.LState
+
+	globals   *lua.LTable // the real globals, never a chunk's environment
+	evalEnv   *lua.LTable // EVAL's environment: a proxy of globals (which hold KEYS and ARGV)
+	funcEnv   *lua.LTable // the functions' environment: a proxy of globals (of loadAPI while loading)
+	funcMeta  *lua.LTable // funcEnv's metatable, whose __index switches while loading
+	loadAPI   *lua.LTable // the globals a library sees while it loads: only a restricted redis
+	protected map[*lua.LTable]bool
+	errFunc   *lua.LFunction // the error handler of a run (records where the error was raised)
+
+	keys, argv *lua.LTable // reused while no script wrote them
+	keysDirty  bool        // a script wrote KEYS or ARGV: build new tables next run
+
+	// The current run (zero between runs).
+	caller  Caller
+	ctx     context.Context
+	resp    int    // redis.setresp's protocol for redis.call replies (2 or 3)
+	name    string // the script's SHA or the function's name, for error texts
+	errLine int    // where the error was raised: line, -1 if not known
+	errSrc  string // and source ("@user_script")
+	loading *loading
+	loadLog func(level int, msg string) // redis.log while a library loads (Options.Log)
+	args    [][]byte                    // redis.call's arguments, reused
+	argBuf  []byte                      // their bytes, reused
+
+	rand rand48 // math.random's generator
+
+	// Libraries loaded into this state: their functions' closures by name.
+	libs map[*Library]map[string]*lua.LFunction
+}
+
+// readonlyMsg is Redis's error for a write to a protected table.
+const readonlyMsg = "Attempt to modify a readonly table"
+
+// newState builds an interpreter: libraries, the redis table, the protections. An EVAL state
+// (eval) has the KEYS and ARGV globals; a functions' state has not.
+func (e *Engine) newState(eval bool) *state {
+	L := lua.NewState(lua.Options{
+		SkipOpenLibs:    true,
+		CallStackSize:   200, // Lua 5.1's LUAI_MAXCCALLS
+		RegistrySize:    1024,
+		RegistryMaxSize: 1 << 20,
+	})
+	st := &state{L: L, protected: make(map[*lua.LTable]bool), libs: make(map[*Library]map[string]*lua.LFunction),
+		loadLog: e.opts.Log, errLine: -1, rand: newRand48()}
+	st.openLibs(e, eval)
+	return st
+}
+
+// openLibs loads the libraries Redis loads (script_lua.c luaLoadLibraries), keeps the globals
+// of Redis's allow list, installs the redis table and protects everything.
+func (st *state) openLibs(e *Engine, eval bool) {
+	L := st.L
+	g := L.G.Global
+	st.globals = g
+	for _, lib := range []struct {
+		name string
+		open lua.LGFunction
+	}{
+		{lua.BaseLibName, lua.OpenBase},
+		{lua.TabLibName, lua.OpenTable},
+		{lua.StringLibName, lua.OpenString},
+		{lua.MathLibName, lua.OpenMath},
+		{lua.CoroutineLibName, lua.OpenCoroutine},
+	} {
+		L.Push(L.NewFunction(lib.open))
+		L.Push(lua.LString(lib.name))
+		L.Call(1, 0)
+	}
+	for _, open := range extraLibs {
+		open(L)
+	}
+
+	// Redis 7.2's os has clock only.
+	osTable := L.NewTable()
+	osTable.RawSetString("clock", L.NewFunction(osClock))
+	g.RawSetString("os", osTable)
+
+	// Keep Redis's allow list only (script_lua.c: lua_builtins_allow_list and the libraries).
+	var drop []string
+	g.ForEach(func(k, _ lua.LValue) {
+		if s, ok := k.(lua.LString); !ok || !allowedGlobals[string(s)] {
+			drop = append(drop, k.String())
+		}
+	})
+	for _, k := range drop {
+		g.RawSetString(k, lua.LNil)
+	}
+
+	// Math: Redis's deterministic random.
+	if m, ok := g.RawGetString("math").(*lua.LTable); ok {
+		m.RawSetString("random", L.NewFunction(st.mathRandom))
+		m.RawSetString("randomseed", L.NewFunction(st.mathRandomSeed))
+	}
+
+	// The base functions that write a table raw refuse the protected ones; pcall answers a
+	// Redis error table's text, as Redis 7's luaRedisPcall.
+	g.RawSetString("rawset", L.NewFunction(st.luaRawset))
+	g.RawSetString("setmetatable", L.NewFunction(st.luaSetmetatable))
+	g.RawSetString("pcall", L.NewFunction(st.luaPcall(g.RawGetString("pcall"))))
+	if t, ok := g.RawGetString("table").(*lua.LTable); ok {
+		for _, name := range []string{"insert", "remove", "sort"} {
+			t.RawSetString(name, L.NewFunction(st.guardFirstArg(t.RawGetString(name))))
+		}
+	}
+
+	// String values' metatable: a hidden one, so that the real string table cannot be reached
+	// through ("").__index or getmetatable("").
+	if s, ok := g.RawGetString("string").(*lua.LTable); ok {
+		s.RawSetString("__index", lua.LNil)
+		mt := L.NewTable()
+		mt.RawSetString("__index", s)
+		mt.RawSetString("__metatable", lua.LFalse)
+		L.SetMetatable(lua.LString(""), mt)
+	}
+
+	redis := st.redisTable(e)
+	g.RawSetString("redis", redis)
+	g.RawSetString("server", redis)
+
+	// Protect: each library table behind a proxy, the globals behind an error metatable.
+	var libNames []string
+	g.ForEach(func(k, v lua.LValue) {
+		if _, ok := v.(*lua.LTable); ok && k.String() != "_G" {
+			libNames = append(libNames, k.String())
+		}
+	})
+	for _, name := range libNames {
+		real := g.RawGetString(name).(*lua.LTable)
+		g.RawSetString(name, st.proxy(real))
+	}
+	gmt := L.NewTable()
+	gmt.RawSetString("__index", L.NewFunction(nonexistentGlobal))
+	gmt.RawSetString("__newindex", L.NewFunction(readonlyError))
+	gmt.RawSetString("__metatable", lua.LFalse)
+	L.SetMetatable(g, gmt)
+	st.protected[g] = true
+
+	st.evalEnv = st.proxy(g)
+	g.RawSetString("_G", st.evalEnv)
+	st.funcMeta = st.proxyMeta(g)
+	st.funcEnv = L.NewTable()
+	L.SetMetatable(st.funcEnv, st.funcMeta)
+	st.protected[st.funcEnv] = true
+	st.loadAPI = st.loadGlobals(e)
+
+	st.errFunc = L.NewFunction(st.errorHandler)
+	st.keys, st.argv = L.NewTable(), L.NewTable()
+	if eval {
+		g.RawSetString("KEYS", st.keys)
+		g.RawSetString("ARGV", st.argv)
+		st.watchKeys()
+	}
+	L.Env = st.evalEnv
+	L.SetTop(0)
+}
+
+
+// allowedGlobals is Redis 7.2's allow list of globals (script_lua.c).
+var allowedGlobals = map[string]bool{
+	"string": true, "cjson": true, "bit": true, "cmsgpack": true, "math": true, "table": true,
+	"struct": true, "os": true, "coroutine": true,
+	"xpcall": true, "tostring": true, "getfenv": true, "setmetatable": true, "next": true,
+	"assert": true, "tonumber": true, "rawequal": true, "collectgarbage": true,
+	"getmetatable": true, "rawset": true, "pcall": true, "type": true, "_G": true,
+	"select": true, "unpack": true, "gcinfo": true, "pairs": true, "rawget": true,
+	"loadstring": true, "ipairs": true, "_VERSION": true, "setfenv": true, "load": true,
+	"error": true, "newproxy": true,
+}
+
+// proxyMeta returns a protected metatable reading through to real and refusing writes.
+func (st *state) proxyMeta(real *lua.LTable) *lua.LTable {
+	mt := st.L.NewTable()
+	mt.RawSetString("__index", real)
+	mt.RawSetString("__newindex", st.L.NewFunction(readonlyError))
+	mt.RawSetString("__metatable", lua.LFalse)
+	st.protected[mt] = true
+	st.protected[real] = true
+	return mt
+}
+
+// proxy returns an empty protected table that reads through to real.
+func (st *state) proxy(real *lua.LTable) *lua.LTable {
+	p := st.L.NewTable()
+	st.L.SetMetatable(p, st.proxyMeta(real))
+	st.protected[p] = true
+	return p
+}
+
+// watchKeys gives KEYS and ARGV a metatable noting a write of a new key, so that the next
+// run builds new tables rather than reuse written ones.
+func (st *state) watchKeys() {
+	mt := st.L.NewTable()
+	mt.RawSetString("__newindex", st.L.NewFunction(func(L *lua.LState) int {
+		st.keysDirty = true
+		L.CheckTable(1).RawSet(L.CheckAny(2), L.CheckAny(3))
+		return 0
+	}))
+	st.L.SetMetatable(st.keys, mt)
+	st.L.SetMetatable(st.argv, mt)
+}
+
+// nonexistentGlobal is the globals' __index: reading a global that does not exist is an error.
+func nonexistentGlobal(L *lua.LState) int {
+	L.RaiseError("Script attempted to access nonexistent global variable '%s'", L.Get(2).String())
+	return 0
+}
+
+// readonlyError is the protected tables' __newindex.
+func readonlyError(L *lua.LState) int {
+	L.RaiseError(readonlyMsg)
+	return 0
+}
+
+// writable raises Redis's read-only error when t is protected, and notes writes to KEYS/ARGV.
+func (st *state) writable(L *lua.LState, t *lua.LTable) {
+	if st.protected[t] {
+		L.RaiseError(readonlyMsg)
+	}
+	if t == st.keys || t == st.argv {
+		st.keysDirty = true
+	}
+}
+
+func (st *state) luaRawset(L *lua.LState) int {
+	t := L.CheckTable(1)
+	st.writable(L, t)
+	L.RawSet(t, L.CheckAny(2), L.CheckAny(3))
+	L.SetTop(1)
+	return 1
+}
+
+func (st *state) luaSetmetatable(L *lua.LState) int {
+	if t, ok := L.Get(1).(*lua.LTable); ok {
+		st.writable(L, t)
+	}
+	L.CheckTypes(2, lua.LTNil, lua.LTTable)
+	obj := L.Get(1)
+	if obj == lua.LNil {
+		L.RaiseError("cannot set metatable to a nil object.")
+	}
+	if _, ok := obj.(*lua.LTable); !ok {
+		L.ArgError(1, "table expected")
+	}
+	if mt, ok := L.GetMetatable(obj).(*lua.LTable); ok && mt.RawGetString("__metatable") != lua.LNil {
+		L.RaiseError("cannot change a protected metatable")
+	}
+	L.SetMetatable(obj, L.Get(2))
+	L.SetTop(1)
+	return 1
+}
+
+// guardFirstArg wraps a table function that writes its first argument (table.insert…).
+func (st *state) guardFirstArg(fn lua.LValue) lua.LGFunction {
+	f := fn.(*lua.LFunction).GFunction
+	return func(L *lua.LState) int {
+		if t, ok := L.Get(1).(*lua.LTable); ok {
+			st.writable(L, t)
+		}
+		return f(L)
+	}
+}
+
+// luaPcall is Redis 7's pcall: as Lua's, but an error table's err field is what the caller
+// gets (script_lua.c luaRedisPcall), for scripts written before errors were tables.
+func (st *state) luaPcall(orig lua.LValue) lua.LGFunction {
+	pcall := orig.(*lua.LFunction).GFunction
+	return func(L *lua.LState) int {
+		n := pcall(L)
+		top := L.GetTop()
+		if n >= 2 && L.Get(top-n+1) == lua.LFalse {
+			if t, ok := L.Get(top - n + 2).(*lua.LTable); ok {
+				if s, ok := t.RawGetString("err").(lua.LString); ok {
+					L.Replace(top-n+2, s)
+				}
+			}
+		}
+		return n
+	}
+}
+
+// errorHandler runs where an error was raised, before the stack unwinds: it records the
+// position of the innermost Lua function (Redis's __redis__err__handler reads
+// debug.getinfo(2) or (3) for a C function) and returns the error unchanged.
+func (st *state) errorHandler(L *lua.LState) int {
+	st.errLine, st.errSrc = -1, ""
+	for level := 1; ; level++ {
+		dbg, ok := L.GetStack(level)
+		if !ok {
+			break
+		}
+		if _, err := L.GetInfo("Sl", dbg, lua.LNil); err != nil {
+			break
+		}
+		if dbg.What != "G" && dbg.CurrentLine >= 0 {
+			st.errLine, st.errSrc = dbg.CurrentLine, "@"+dbg.Source
+			break
+		}
+	}
+	return 1
+}
