@@ -58,6 +58,10 @@ func New(opts Options) *Engine {
 	e.mu.scripts = make(map[string]*Script)
 	e.evalPool = pool{max: opts.MaxIdle, build: func() *state { return e.newState(true) }}
 	e.funcPool = pool{max: opts.MaxIdle, build: func() *state { return e.newState(false) }}
+	// One state of each kind from the start, as Redis builds its Lua VMs at startup: the first
+	// script does not pay for it, and INFO's VM memory is never 0.
+	e.evalPool.put(e.evalPool.get())
+	e.funcPool.put(e.funcPool.get())
 	return e
 }
 
@@ -127,6 +131,10 @@ func compile(body []byte, skip int, name string) (*lua.FunctionProto, error) {
 		}
 		return nil, fmt.Errorf("%s: %s", name, err.Error())
 	}
+	// The chunk is a vararg function that does not use "...": Lua 5.0's compatibility would
+	// build an `arg` table on every run (a map allocation in gopher-lua). Scripts get no
+	// arguments, so the chunk's `arg` is nil instead of {n=0}.
+	proto.IsVarArg &^= lua.VarArgNeedsArg
 	return proto, nil
 }
 
@@ -172,7 +180,8 @@ func (e *Engine) ScriptsMemory() int64 {
 }
 
 // VMMemory estimates the memory of the states that run EVAL scripts (INFO
-// used_memory_vm_eval): the states built and not dropped, at stateMemory each.
+// used_memory_vm_eval): the states built and not closed (one from the start), at stateMemory
+// each.
 func (e *Engine) VMMemory() int64 { return e.evalPool.memory() }
 
 // FunctionsVMMemory is VMMemory for the states that run functions (used_memory_vm_functions).

@@ -6,11 +6,10 @@ import "errors"
 // luaMaskCountHook); Run appends Redis's " script: <sha>, on @user_script:<line>." to it.
 var ErrKilled = errors.New("ERR Script killed by user with SCRIPT KILL...")
 
-// FunctionKilled is ErrKilled for a function stopped by FUNCTION KILL.
-var FunctionKilled = errors.New("ERR Script killed by user with FUNCTION KILL...")
-
-// errTimeout is a library load that ran longer than the load time limit (500 ms).
-var errTimeout = errors.New("FUNCTION LOAD timeout")
+// FunctionKilled is the error of a function stopped by FUNCTION KILL: Redis answers the same
+// words as for SCRIPT KILL (its hook has one text), with " script: <function>, on
+// @user_function:<line>." after them.
+var FunctionKilled = ErrKilled
 
 // scriptError returns an error whose text is Redis's reply to the client: msg with the ERR
 // code in front.

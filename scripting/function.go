@@ -200,7 +200,6 @@ func (st *state) loadGlobals(e *Engine) *lua.LTable {
 
 	g := L.NewTable()
 	g.RawSetString("redis", redis)
-	g.RawSetString("server", redis)
 	gMeta := L.NewTable()
 	gMeta.RawSetString("__index", L.NewFunction(nonexistentGlobal))
 	gMeta.RawSetString("__newindex", L.NewFunction(readonlyError))
@@ -320,7 +319,7 @@ func luaString(v lua.LValue) (string, bool) {
 	case lua.LString:
 		return string(v), true
 	case lua.LNumber:
-		return v.String(), true
+		return formatNumber(float64(v)), true
 	}
 	return "", false
 }

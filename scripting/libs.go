@@ -3,11 +3,9 @@ package scripting
 import (
 	lua "github.com/yuin/gopher-lua"
 
-	"github.com/kvserver/kvserver/scripting/lualib/bit"
+	"github.com/kvserver/kvserver/scripting/lualib"
 )
 
-// extraLibs open the libraries Redis adds to Lua (scripting/lualib), each setting its global
-// table: bit (cjson, cmsgpack and struct join as they are ready).
-var extraLibs = []func(L *lua.LState){
-	bit.Open,
-}
+// extraLibs open the libraries Redis adds to Lua (scripting/lualib): cjson, struct, cmsgpack
+// and bit, each setting its global table.
+var extraLibs = []func(L *lua.LState){lualib.OpenAll}

@@ -8,7 +8,7 @@ import (
 // stateMemory is the estimated heap of one idle state: the globals, libraries and redis
 // table, the proxies, a 1024-slot register stack and a 200-frame call stack. Measured with
 // TestStateMemory (runtime.MemStats before and after building states).
-const stateMemory = 160 << 10
+const stateMemory = 192 << 10
 
 // pool keeps idle states: building one (libraries, redis table, protections) costs far more
 // than a short script's run. It is a bounded free list rather than a sync.Pool, so that

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	lua "github.com/yuin/gopher-lua"
@@ -215,7 +216,7 @@ func (st *state) redisLog(L *lua.LState) int {
 		case lua.LString:
 			s = string(v)
 		case lua.LNumber:
-			s = v.String()
+			s = formatNumber(float64(v))
 		default:
 			continue
 		}
@@ -224,9 +225,12 @@ func (st *state) redisLog(L *lua.LState) int {
 		}
 		b.WriteString(s)
 	}
-	if st.caller != nil {
+	switch {
+	case st.caller != nil:
 		st.caller.Log(level, b.String())
-	} else if st.loadLog != nil {
+	case st.loading != nil && !st.loading.first:
+		// A state loading a library again for its own use: the lines were logged by the load.
+	case st.loadLog != nil:
 		st.loadLog(level, b.String())
 	}
 	return 0
@@ -271,7 +275,7 @@ func redisSha1hex(L *lua.LState) int {
 	case lua.LString:
 		s = string(v)
 	case lua.LNumber:
-		s = v.String()
+		s = formatNumber(float64(v))
 	}
 	sum := sha1.Sum([]byte(s))
 	L.Push(lua.LString(hex.EncodeToString(sum[:])))
@@ -340,10 +344,14 @@ func (st *state) redisACLCheck(L *lua.LState) int {
 	return 1
 }
 
-// osClock is os.clock(): the process's CPU time is not at hand, the time since start is.
+// osClock is os.clock(): the CPU time of the process in seconds, as C's clock().
 func osClock(L *lua.LState) int {
-	L.Push(lua.LNumber(time.Since(processStart).Seconds()))
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		L.Push(lua.LNumber(0))
+		return 1
+	}
+	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	L.Push(lua.LNumber(cpu.Seconds()))
 	return 1
 }
-
-var processStart = time.Now()

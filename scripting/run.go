@@ -3,6 +3,7 @@ package scripting
 import (
 	"context"
 	"strconv"
+	"strings"
 
 	lua "github.com/yuin/gopher-lua"
 
@@ -38,8 +39,12 @@ type RunOpts struct {
 // the client speaks RESP3 — as Redis 7.2's script_lua.c.
 func (e *Engine) Run(s *Script, c Caller, opts RunOpts, w *resp.Writer) {
 	st := e.evalPool.get()
-	fn := st.L.NewFunctionFromProto(s.proto)
-	fn.Env = st.evalEnv
+	fn := st.lastFn
+	if st.lastScript != s {
+		fn = st.L.NewFunctionFromProto(s.proto)
+		st.lastScript, st.lastFn = s, fn
+	}
+	fn.Env = st.evalEnv // setfenv may have changed it
 	st.setArray(&st.keys, "KEYS", opts.Keys)
 	st.setArray(&st.argv, "ARGV", opts.Argv)
 	st.run(fn, 0, s.SHA, c, opts, w, ErrKilled)
@@ -76,6 +81,12 @@ func (st *state) run(fn *lua.LFunction, nargs int, name string, c Caller, opts R
 	L.Env = fn.Env
 	if opts.Ctx != nil {
 		L.SetContext(opts.Ctx)
+	}
+	if opts.Proto == 2 || opts.Proto == 3 {
+		if old := w.Proto(); old != opts.Proto {
+			w.SetProto(opts.Proto)
+			defer w.SetProto(old)
+		}
 	}
 	L.Insert(fn, L.GetTop()-nargs+1)
 	err := L.PCall(nargs, 1, st.errFunc)
@@ -117,9 +128,33 @@ func (st *state) writeError(w *resp.Writer, obj lua.LValue, coded bool) {
 	default:
 		msg = "ERR " + obj.String()
 	}
+	if st.errLine < 0 {
+		// The handler could not run (a stack overflow leaves no frame for it): Lua's message
+		// starts with the position, "user_script:1: ...".
+		st.errSrc, st.errLine = positionOf(msg)
+	}
 	if st.errLine >= 0 && st.errSrc != "" {
 		msg += " script: " + st.name + ", on " + st.errSrc + ":" + strconv.Itoa(st.errLine) + "."
 	}
 	st.errLine, st.errSrc = -1, ""
 	w.Error("-" + msg)
+}
+
+// positionOf reads the "<source>:<line>:" a Lua error message starts with (after "ERR ").
+func positionOf(msg string) (src string, line int) {
+	msg = strings.TrimPrefix(msg, "ERR ")
+	colon := strings.IndexByte(msg, ':')
+	if colon <= 0 || strings.ContainsAny(msg[:colon], " \t") {
+		return "", -1
+	}
+	rest := msg[colon+1:]
+	end := strings.IndexByte(rest, ':')
+	if end <= 0 {
+		return "", -1
+	}
+	n, err := strconv.Atoi(rest[:end])
+	if err != nil || n < 0 {
+		return "", -1
+	}
+	return "@" + msg[:colon], n
 }

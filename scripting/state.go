@@ -2,6 +2,9 @@ package scripting
 
 import (
 	"context"
+	"math"
+	"strconv"
+	"strings"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -31,6 +34,9 @@ type state struct {
 	loadAPI   *lua.LTable // the globals a library sees while it loads: only a restricted redis
 	protected map[*lua.LTable]bool
 	errFunc   *lua.LFunction // the error handler of a run (records where the error was raised)
+
+	lastScript *Script        // the script run last here, and its closure (reused by a run of
+	lastFn     *lua.LFunction // the same script: the main chunk has no upvalues)
 
 	keys, argv *lua.LTable // reused while no script wrote them
 	keysDirty  bool        // a script wrote KEYS or ARGV: build new tables next run
@@ -122,10 +128,16 @@ func (st *state) openLibs(e *Engine, eval bool) {
 	g.RawSetString("rawset", L.NewFunction(st.luaRawset))
 	g.RawSetString("setmetatable", L.NewFunction(st.luaSetmetatable))
 	g.RawSetString("pcall", L.NewFunction(st.luaPcall(g.RawGetString("pcall"))))
+	g.RawSetString("tostring", L.NewFunction(luaTostring(g.RawGetString("tostring"))))
+	g.RawSetString("error", L.NewFunction(luaError))
 	if t, ok := g.RawGetString("table").(*lua.LTable); ok {
 		for _, name := range []string{"insert", "remove", "sort"} {
 			t.RawSetString(name, L.NewFunction(st.guardFirstArg(t.RawGetString(name))))
 		}
+	}
+
+	if s, ok := g.RawGetString("string").(*lua.LTable); ok {
+		s.RawSetString("rep", L.NewFunction(strRep))
 	}
 
 	// String values' metatable: a hidden one, so that the real string table cannot be reached
@@ -140,7 +152,6 @@ func (st *state) openLibs(e *Engine, eval bool) {
 
 	redis := st.redisTable(e)
 	g.RawSetString("redis", redis)
-	g.RawSetString("server", redis)
 
 	// Protect: each library table behind a proxy, the globals behind an error metatable.
 	var libNames []string
@@ -178,7 +189,6 @@ func (st *state) openLibs(e *Engine, eval bool) {
 	L.Env = st.evalEnv
 	L.SetTop(0)
 }
-
 
 // allowedGlobals is Redis 7.2's allow list of globals (script_lua.c).
 var allowedGlobals = map[string]bool{
@@ -322,4 +332,65 @@ func (st *state) errorHandler(L *lua.LState) int {
 		}
 	}
 	return 1
+}
+
+// luaTostring is tostring with Lua 5.1's number format (LUAI_NUMFFORMAT "%.14g": 1/3 is
+// 0.33333333333333, 1/0 is inf) where gopher-lua writes Go's shortest form. Concatenation
+// (..) still writes gopher-lua's form.
+func luaTostring(orig lua.LValue) lua.LGFunction {
+	tostring := orig.(*lua.LFunction).GFunction
+	return func(L *lua.LState) int {
+		if n, ok := L.Get(1).(lua.LNumber); ok {
+			L.Push(lua.LString(formatNumber(float64(n))))
+			return 1
+		}
+		return tostring(L)
+	}
+}
+
+// formatNumber is C's printf("%.14g") on x86-64 Linux.
+func formatNumber(f float64) string {
+	switch {
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	case math.IsNaN(f):
+		if math.Signbit(f) {
+			return "-nan"
+		}
+		return "nan"
+	}
+	return strconv.FormatFloat(f, 'g', 14, 64)
+}
+
+// maxStringRep bounds string.rep's result: gopher-lua would ask Go for the whole string at
+// once, and a failed allocation ends the process where C Lua's raises "not enough memory".
+const maxStringRep = 512 << 20
+
+// strRep is string.rep(s, n) with that bound.
+func strRep(L *lua.LState) int {
+	s := L.CheckString(1)
+	n := L.CheckInt(2)
+	if n <= 0 || s == "" {
+		L.Push(lua.LString(""))
+		return 1
+	}
+	if n > maxStringRep/len(s) {
+		L.RaiseError("not enough memory")
+	}
+	L.Push(lua.LString(strings.Repeat(s, n)))
+	return 1
+}
+
+// luaError is Lua 5.1's error(v [, level]): v may be missing (the error is nil), and a number
+// gets the position like a string does (lua_isstring is true for numbers).
+func luaError(L *lua.LState) int {
+	v := L.Get(1)
+	level := L.OptInt(2, 1)
+	if n, ok := v.(lua.LNumber); ok {
+		v = lua.LString(formatNumber(float64(n)))
+	}
+	L.Error(v, level)
+	return 0
 }

@@ -104,7 +104,8 @@ type Server struct {
 	// startupMemory is used memory once New is done (MEMORY STATS' startup.allocated, INFO
 	// used_memory_startup); set once, before any client.
 	startupMemory int64
-	observe       observeState // slow log, latency monitor, command statistics (observe.go)
+	observe       observeState   // slow log, latency monitor, command statistics (observe.go)
+	scripting     scriptingState // Lua scripts and functions (scripting.go)
 
 	logThrottles [numLogKinds]logging.Throttle // rate limits of the messages clients cause
 
@@ -203,7 +204,9 @@ func New(opts Options) (*Server, error) {
 	s.hub = pubsub.New()
 	s.pipeline.Publisher = s.hub // keyspace notifications reach subscribers through the hub
 	s.startPersistence()
+	s.startScripting()
 	s.cmds = command.New(s.commandFamilies()...)
+	s.scriptingTableReady()
 	s.startObserving()
 	if err := s.applyRenames(); err != nil {
 		ks.Close()

@@ -27,9 +27,6 @@ func Commands(h Host) []*command.Command {
 		{Name: "function", Subcommands: []*command.Command{
 			{Name: "flush", Locking: command.LockNone, Handler: functionFlushCommand},
 		}},
-		{Name: "script", Subcommands: []*command.Command{
-			{Name: "flush", Locking: command.LockNone, Handler: scriptFlushCommand},
-		}},
 	}
 }
 

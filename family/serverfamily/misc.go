@@ -18,11 +18,6 @@ func functionFlushCommand(ctx *command.Ctx) {
 	flushScripts(ctx, "ERR FUNCTION FLUSH only supports SYNC|ASYNC option")
 }
 
-// scriptFlushCommand: SCRIPT FLUSH [ASYNC|SYNC] — there are no scripts to flush.
-func scriptFlushCommand(ctx *command.Ctx) {
-	flushScripts(ctx, "ERR SCRIPT FLUSH only support SYNC|ASYNC option")
-}
-
 // flushScripts checks FLUSH's one optional argument, with the command's own error text.
 func flushScripts(ctx *command.Ctx, badOption string) {
 	switch args := ctx.Args; {

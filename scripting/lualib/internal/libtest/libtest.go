@@ -29,7 +29,7 @@ var rewrite = flag.Bool("rewrite", false, "rewrite the libraries' case files fro
 // same in gopher-lua and in Redis's Lua.
 const renderer = `local function rnum(v) ` +
 	`if v ~= v then return 'nan' end ` +
-	`if v == math.huge then return 'inf' elseif v == -math.huge then return '-inf' end ` +
+	`if v == 1/0 then return 'inf' elseif v == -1/0 then return '-inf' end ` +
 	`if v == math.floor(v) and v < 2^53 and v > -2^53 then return string.format('%.0f', v) end ` +
 	`local m, e = math.frexp(v) return string.format('%.0f', m * 2^53) .. 'p' .. (e - 53) end ` +
 	`local function rstr(s) return '"' .. (string.gsub(s, "[^%w %-%+%.,:;_/%[%]{}()=<>!?#$&*@|~^']", function(c) return string.format('\\%03d', string.byte(c)) end)) .. '"' end ` +
@@ -80,9 +80,11 @@ func Load(t *testing.T, path string) []Case {
 	return cases
 }
 
-// NewState is a gopher-lua state with the standard libraries and the given ones opened.
+// NewState is a gopher-lua state with the standard libraries and the given ones opened. Its
+// data stack may grow past the 8000 slots C Lua allows a C function (cmsgpack.unpack can
+// return 7999 values).
 func NewState(open ...func(*lua.LState)) *lua.LState {
-	L := lua.NewState()
+	L := lua.NewState(lua.Options{RegistrySize: 1024 * 20, RegistryMaxSize: 1024 * 80})
 	for _, o := range open {
 		o(L)
 	}
