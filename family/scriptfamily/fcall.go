@@ -1,0 +1,109 @@
+package scriptfamily
+
+import (
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/kvserver/kvserver/command"
+	"github.com/kvserver/kvserver/conv"
+	"github.com/kvserver/kvserver/funclib"
+	"github.com/kvserver/kvserver/querybuf"
+	"github.com/kvserver/kvserver/replyerr"
+	"github.com/kvserver/kvserver/scripting"
+)
+
+// errBadNumKeys is FCALL's reply to a numkeys that is not an integer (EVAL answers
+// replyerr.NotInteger).
+const errBadNumKeys replyerr.Error = "ERR Bad number of keys provided"
+
+// fcallCommand: FCALL function numkeys [key ...] [arg ...].
+func (f *Family) fcallCommand(ctx *command.Ctx) { f.fcallGenericCommand(ctx, false) }
+
+// fcallRoCommand: FCALL_RO function numkeys [key ...] [arg ...] — a function that may write
+// is refused, and so are write commands.
+func (f *Family) fcallRoCommand(ctx *command.Ctx) { f.fcallGenericCommand(ctx, true) }
+
+// fcallShards is the Shards of the FCALL rows: every shard for a function known to touch keys
+// it does not declare, else its declared keys' shards.
+func (f *Family) fcallShards(ctx *command.Ctx, dst []int) []int {
+	lockAll := f.undeclared.n.Load() != 0 && f.undeclared.has(ctx.Args.Arg(1))
+	return scriptShards(ctx, dst, lockAll)
+}
+
+// fcallGenericCommand is Redis's fcallCommandGeneric: the function (by name, without case),
+// then numkeys, then the checks of the function's flags — a function always has flags, as a
+// script with a shebang — and the run.
+func (f *Family) fcallGenericCommand(ctx *command.Ctx, ro bool) {
+	fn := f.Functions.Lookup(ctx.Args.Arg(1))
+	if fn == nil {
+		ctx.W.Error(funclib.ErrFunctionNotFound.Error())
+		return
+	}
+	if _, ok := conv.String2ll(ctx.Args.Arg(2)); !ok {
+		ctx.W.Error(errBadNumKeys.Error())
+		return
+	}
+	keys, argv, ok := KeysArgs(ctx)
+	if !ok {
+		return
+	}
+	o, refuseOOM, errText := scriptOptions(fn.Flags, true, ro)
+	if errText != "" {
+		ctx.W.Error(errText)
+		return
+	}
+	o.Function, o.Name = true, fn.Name
+	done := f.fcalls.begin(fn.Name, ctx.Args)
+	defer done()
+	undeclared := f.run(ctx, keys, argv, o, refuseOOM, func(c scripting.Caller, opts scripting.RunOpts) {
+		f.Engine.CallFunction(fn, c, opts, ctx.W)
+	})
+	if undeclared {
+		f.undeclared.add(strings.ToLower(fn.Name))
+	}
+}
+
+// fcallRuns are the FCALLs in progress, for FUNCTION STATS's running_script.
+type fcallRuns struct {
+	mu   sync.Mutex
+	runs []*fcallRun
+}
+
+// fcallRun is one FCALL in progress: its args are the command line, valid until the run ends
+// (its entry is removed first), and read under fcallRuns.mu only.
+type fcallRun struct {
+	name  string
+	args  querybuf.Args
+	start time.Time
+}
+
+// begin records an FCALL of function name starting; the function returned ends it.
+func (fr *fcallRuns) begin(name string, args querybuf.Args) func() {
+	r := &fcallRun{name: name, args: args, start: time.Now()}
+	fr.mu.Lock()
+	fr.runs = append(fr.runs, r)
+	fr.mu.Unlock()
+	return func() {
+		fr.mu.Lock()
+		for i, x := range fr.runs {
+			if x == r {
+				fr.runs = append(fr.runs[:i], fr.runs[i+1:]...)
+				break
+			}
+		}
+		fr.mu.Unlock()
+	}
+}
+
+// oldest calls fn with the FCALL in progress that started first, under the lock (its args
+// are valid meanwhile); it reports whether there was one.
+func (fr *fcallRuns) oldest(fn func(r *fcallRun)) bool {
+	fr.mu.Lock()
+	defer fr.mu.Unlock()
+	if len(fr.runs) == 0 {
+		return false
+	}
+	fn(fr.runs[0])
+	return true
+}
