@@ -54,8 +54,7 @@ func (f *Family) fcallGenericCommand(ctx *command.Ctx, ro bool) {
 		return
 	}
 	o.Function, o.Name = true, fn.Name
-	done := f.fcalls.begin(fn.Name, ctx.Args)
-	defer done()
+	defer f.fcalls.end(f.fcalls.begin(fn.Name, ctx.Args))
 	undeclared := f.run(ctx, keys, argv, o, refuseOOM, func(c scripting.Caller, opts scripting.RunOpts) {
 		f.Engine.CallFunction(fn, c, opts, ctx.W)
 	})
@@ -64,36 +63,46 @@ func (f *Family) fcallGenericCommand(ctx *command.Ctx, ro bool) {
 	}
 }
 
-// fcallRuns are the FCALLs in progress, for FUNCTION STATS's running_script.
+// fcallRuns are the FCALLs in progress, for FUNCTION STATS's running_script. Kept by value
+// and found by id, so that recording a run allocates nothing.
 type fcallRuns struct {
 	mu   sync.Mutex
-	runs []*fcallRun
+	next uint64
+	runs []fcallRun // in the order they started
 }
 
 // fcallRun is one FCALL in progress: its args are the command line, valid until the run ends
 // (its entry is removed first), and read under fcallRuns.mu only.
 type fcallRun struct {
+	id    uint64
 	name  string
 	args  querybuf.Args
 	start time.Time
 }
 
-// begin records an FCALL of function name starting; the function returned ends it.
-func (fr *fcallRuns) begin(name string, args querybuf.Args) func() {
-	r := &fcallRun{name: name, args: args, start: time.Now()}
+// begin records an FCALL of function name starting and returns its id for end.
+func (fr *fcallRuns) begin(name string, args querybuf.Args) uint64 {
+	start := time.Now()
 	fr.mu.Lock()
-	fr.runs = append(fr.runs, r)
+	fr.next++
+	id := fr.next
+	fr.runs = append(fr.runs, fcallRun{id: id, name: name, args: args, start: start})
 	fr.mu.Unlock()
-	return func() {
-		fr.mu.Lock()
-		for i, x := range fr.runs {
-			if x == r {
-				fr.runs = append(fr.runs[:i], fr.runs[i+1:]...)
-				break
-			}
+	return id
+}
+
+// end removes the run id.
+func (fr *fcallRuns) end(id uint64) {
+	fr.mu.Lock()
+	for i := range fr.runs {
+		if fr.runs[i].id == id {
+			n := copy(fr.runs[i:], fr.runs[i+1:])
+			fr.runs[i+n] = fcallRun{} // no reference to an ended command line
+			fr.runs = fr.runs[:i+n]
+			break
 		}
-		fr.mu.Unlock()
 	}
+	fr.mu.Unlock()
 }
 
 // oldest calls fn with the FCALL in progress that started first, under the lock (its args
@@ -104,6 +113,6 @@ func (fr *fcallRuns) oldest(fn func(r *fcallRun)) bool {
 	if len(fr.runs) == 0 {
 		return false
 	}
-	fn(fr.runs[0])
+	fn(&fr.runs[0])
 	return true
 }
