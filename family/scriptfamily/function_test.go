@@ -2,6 +2,7 @@ package scriptfamily
 
 import (
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -180,4 +181,64 @@ func TestFunctionStatsKill(t *testing.T) {
 	h.Expect("*4\r\n$14\r\nrunning_script\r\n$-1\r\n$7\r\nengines\r\n*2\r\n$3\r\nLUA\r\n*4\r\n$15\r\nlibraries_count\r\n:1\r\n$15\r\nfunctions_count\r\n:1\r\n",
 		"FUNCTION", "STATS")
 	h.Expect("-NOTBUSY No scripts in execution right now.\r\n", "FUNCTION", "KILL")
+}
+
+// TestFcallWhileLibrariesChange: FCALLs on other connections go on while the library they call
+// is replaced, deleted and loaded again (go test -race): each answers the function's result or
+// "Function not found", nothing else.
+func TestFcallWhileLibrariesChange(t *testing.T) {
+	h, _ := newFunctionHarness(t)
+	lib := func(v string) string {
+		return "#!lua name=churn\nredis.register_function('get_v', function() return '" + v + "' end)"
+	}
+	h.Expect(bulk("churn"), "FUNCTION", "LOAD", lib("v0"))
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	for g := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var w resp.Writer
+			ctx := &command.Ctx{W: &w, KS: h.KS, Cfg: h.Ctx.Cfg, Stats: &command.KeyStats{}}
+			parser := querybuf.NewParser(querybuf.DefaultLimits())
+			data := familytest.AppendCommand(nil, "FCALL", "get_v", "0")
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				parser.ResetCommands()
+				if n, err := parser.Parse(data); err != nil || n != len(data) {
+					t.Error(n, err)
+					return
+				}
+				a := parser.Command(0)
+				cmd, errText := h.Tab.Lookup(a)
+				ctx.Args, ctx.Cmd = a, cmd
+				w.Reset()
+				h.P.Run(ctx, testConn{}, errText, false)
+				got := string(w.Bytes())
+				if !strings.HasPrefix(got, "$2\r\nv") && got != "-ERR Function not found\r\n" {
+					t.Errorf("goroutine %d, call %d: %q", g, i, got)
+					return
+				}
+			}
+		}()
+	}
+	for i := range 100 {
+		v := "v" + itoa(i%10)
+		switch i % 4 {
+		case 0, 1:
+			h.Expect(bulk("churn"), "FUNCTION", "LOAD", "REPLACE", lib(v))
+		case 2:
+			h.Expect("+OK\r\n", "FUNCTION", "DELETE", "churn")
+			h.Expect(bulk("churn"), "FUNCTION", "LOAD", lib(v))
+		case 3:
+			h.Expect("+OK\r\n", "FUNCTION", "FLUSH")
+			h.Expect(bulk("churn"), "FUNCTION", "LOAD", lib(v))
+		}
+	}
+	close(stop)
+	wg.Wait()
 }
