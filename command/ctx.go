@@ -69,6 +69,8 @@ type Ctx struct {
 	ready      []keyspace.WaitKey // keys the command added that clients wait on (blocked.go)
 	inScript   bool               // a script's command (script.go): it never blocks
 	scriptNow  int64              // inside a script, its start (unix ms): Now's frozen clock
+	// scriptStartUs is a script's start in unix µs: TIME inside the script.
+	scriptStartUs int64
 }
 
 // Now is the time (unix ms) a command's relative times count from (SET … EX, EXPIRE, TTL):

@@ -3,6 +3,7 @@ package command
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -32,12 +33,15 @@ import (
 //   - a lower one is only tried (another client may hold it and wait for one of ours); when it
 //     is busy and the script has written nothing yet, the run is aborted — its reply dropped,
 //     nothing changed — and run again holding every shard (NeedsRerun, Restart);
-//   - when it is busy and the script has already written, the run can neither wait (deadlock)
-//     nor be undone: that redis.call answers errUndeclaredBusy, the script goes on (its own
-//     redis.pcall may handle it) and the server logs it. This happens only on the first run of
-//     a script that writes and then touches an undeclared key while another client holds that
-//     shard: the caller remembers scripts that touched undeclared keys (ScriptRun.Undeclared)
-//     and locks every shard for their later runs from the start (ScriptShards).
+//   - when it is busy and the script has already written, the run cannot be undone, and may
+//     not wait for the lock without bound (its holder may be waiting for one of the script's
+//     shards: a deadlock): it keeps trying for up to undeclaredWait (the holder is most often
+//     a short command), then that redis.call answers errUndeclaredBusy, the script goes on
+//     (its own redis.pcall may handle it) and the server logs it. This can happen only on the
+//     first runs of a script that writes and then touches an undeclared key while another
+//     client holds that shard: the caller remembers scripts that touched undeclared keys
+//     (ScriptRun.Undeclared) and locks every shard for their later runs from the start
+//     (ScriptShards).
 // Holding every shard a script has touched until it ends (two-phase locking) keeps it atomic:
 // no other command sees it half done, and it sees no other command half done.
 //
@@ -109,12 +113,24 @@ type Scripts struct {
 
 	busyMs atomic.Int64 // busy-reply-threshold, milliseconds
 
-	mu struct {
-		sync.Mutex
-		runs     []*ScriptRun // in progress; a run's index is its regIdx
-		watching bool         // the busy watcher runs
-	}
-	pool sync.Pool // *ScriptRun
+	// stripes hold the runs in progress, each run in the stripe it was made for, so that runs
+	// on many cores do not all take one lock at their start and end.
+	stripes    [runStripes]runStripe
+	nextStripe atomic.Uint32 // round robin of the stripes given to new runs
+	watching   atomic.Bool   // the busy watcher runs
+	pool       sync.Pool     // *ScriptRun
+}
+
+// runStripes is the number of stripes of the registry of runs: more than the cores that run
+// scripts at once on most machines, and few enough for the watcher and Kill to visit them all.
+const runStripes = 16
+
+// runStripe is one lock's share of the runs in progress. The fields of a run that the busy
+// watcher and Kill read (started, stop, busy, regIdx) are guarded by its stripe's mu.
+type runStripe struct {
+	mu   sync.Mutex
+	runs []*ScriptRun // a run's index is its regIdx
+	_    [32]byte     // keep neighbouring stripes' locks off this cache line
 }
 
 // NewScripts returns the scripts' state for pipeline p and table t, with Redis's default
@@ -155,7 +171,7 @@ const (
 
 // ScriptRun is one run of a script: the Caller its redis.call goes through, and its locks.
 // It belongs to the goroutine running the script's command; Kill and the busy watcher touch
-// only its atomics and its done channel.
+// only its atomics, its done channel and the fields its stripe's lock guards.
 type ScriptRun struct {
 	s      *Scripts
 	parent *Ctx // the EVAL's (or FCALL's) context: its locked shards are the script's
@@ -172,13 +188,10 @@ type ScriptRun struct {
 	inTx       bool      // run by EXEC: EXEC holds the shards, none may be added
 	undeclared bool      // touched a shard it did not hold at the start
 	rerun      bool      // aborted: run again holding every shard
-	panicVal   any       // a handler's panic, reported once the locks are released
-	panicStack []byte
-	panicCmd   *Command
-	panicArgs  querybuf.Args
 
-	regIdx int          // index in Scripts.mu.runs; -1 when not registered (guarded by mu)
-	busy   bool         // counted in Pipeline.scriptBusy (guarded by Scripts.mu)
+	stripe *runStripe   // where the run registers
+	regIdx int          // index in stripe.runs; -1 when not registered (guarded by stripe.mu)
+	busy   bool         // counted in Pipeline.scriptBusy (guarded by stripe.mu)
 	state  atomic.Int32 // runClean, runDirty, runKilled
 	stop   *runContext  // cancelled to stop the engine: kill or abort
 }
@@ -196,6 +209,7 @@ func (s *Scripts) Begin(ctx *Ctx, o ScriptOptions, refuseOOM bool) (*ScriptRun, 
 	r, _ := s.pool.Get().(*ScriptRun)
 	if r == nil {
 		r = &ScriptRun{s: s, args: querybuf.NewParser(querybuf.DefaultLimits()), regIdx: -1}
+		r.stripe = &s.stripes[s.nextStripe.Add(1)%runStripes]
 	}
 	r.parent, r.opts, r.oomAtStart = ctx, o, oom
 	r.inTx = ctx.Tx.InMulti()
@@ -209,7 +223,7 @@ func (s *Scripts) Begin(ctx *Ctx, o ScriptOptions, refuseOOM bool) (*ScriptRun, 
 
 // start begins (or, registered, begins again) the run: its clock and state, the held shards'
 // frozen clock, and its registration (the busy watcher and Kill read started and stop under
-// Scripts.mu).
+// the stripe's lock).
 func (r *ScriptRun) start(registered bool) {
 	r.startMs = r.parent.KS.Now()
 	r.child.scriptNow = r.startMs
@@ -217,14 +231,19 @@ func (r *ScriptRun) start(registered bool) {
 	for _, i := range r.parent.locked {
 		r.parent.KS.Shard(i).FreezeClockLocked(r.startMs)
 	}
-	s := r.s
-	s.mu.Lock()
+	st := r.stripe
+	st.mu.Lock()
 	r.started = time.Now()
+	r.child.scriptStartUs = r.started.UnixMicro()
 	r.stop = newRunContext()
 	if !registered {
-		s.registerLocked(r)
+		r.regIdx = len(st.runs)
+		st.runs = append(st.runs, r)
 	}
-	s.mu.Unlock()
+	st.mu.Unlock()
+	if !registered {
+		r.s.startWatcher()
+	}
 }
 
 // Context is the run's context for the engine (scripting.RunOpts.Ctx): cancelled when the run
@@ -280,8 +299,8 @@ func refusalText(rf keyspace.Refusal) string {
 }
 
 // End ends the run: the shards' clocks are thawed, the events and wake-ups of the script's
-// commands are handed to its own command (the pipeline delivers them once it unlocks), the run
-// is unregistered, and a handler's panic is reported. The run must not be used afterwards.
+// commands are handed to its own command (the pipeline delivers them once it unlocks), and the
+// run is unregistered. The run must not be used afterwards.
 func (r *ScriptRun) End() {
 	s := r.s
 	s.unregister(r)
@@ -294,13 +313,6 @@ func (r *ScriptRun) End() {
 		c.ready = c.ready[:0]
 	}
 	c.dropEvents()
-	if r.panicVal != nil && s.P.OnPanic != nil {
-		// Reported with the locks still held (the script's command releases them after the
-		// handler): the panicking command's own shards are already poisoned.
-		c.Cmd, c.Args = r.panicCmd, r.panicArgs
-		s.P.OnPanic(c, r.panicVal, r.panicStack)
-	}
-	r.panicVal, r.panicStack, r.panicCmd = nil, nil, nil
 	r.stop.release() // unregistered: nobody cancels it any more
 	r.stop = nil
 	r.parent = nil
@@ -321,7 +333,9 @@ func (r *ScriptRun) thaw() {
 }
 
 // Call runs one command for redis.call / redis.pcall and returns its reply in protocol proto,
-// valid until the next Call (scripting.Caller).
+// valid until the next Call (scripting.Caller). The checks are Redis's scriptCall's, in its
+// order: the command exists, its arity, noscript, a write in a read-only run, a write while
+// saves fail (MISCONF) or a denyoom command over maxmemory before the run's first write.
 func (r *ScriptRun) Call(args [][]byte, proto int) []byte {
 	w := &r.w
 	w.Reset()
@@ -343,6 +357,9 @@ func (r *ScriptRun) Call(args [][]byte, proto int) []byte {
 		return r.refuse(errScriptNoScript)
 	case r.opts.ReadOnly && cmd.Flags&(Write|MayReplicate) != 0:
 		return r.refuse(errScriptReadOnly)
+	case cmd.Flags&Write != 0 && p.gated.Load() && r.state.Load() == runClean && p.Gate(cmd) != "":
+		// Redis's scriptVerifyWriteCommandAllow: MISCONF while saves fail, until the first write.
+		return r.refuse(replyerr.Error(p.Gate(cmd)))
 	case cmd.Flags&DenyOOM != 0 && !r.opts.AllowOOM && r.oomAtStart && r.state.Load() == runClean:
 		return r.refuse(replyerr.OOM)
 	}
@@ -429,8 +446,10 @@ func (r *ScriptRun) acquire(i int) string {
 			r.stop.cancel()
 			return errScriptStopped.Error()
 		}
-		r.log(ScriptLogWarning, fmt.Sprintf("Script %s: %s", r.opts.Name, errUndeclaredBusy))
-		return errUndeclaredBusy.Error()
+		if !tryLockFor(sh, undeclaredWait) {
+			r.log(ScriptLogWarning, fmt.Sprintf("Script %s: %s", r.opts.Name, errUndeclaredBusy))
+			return errUndeclaredBusy.Error()
+		}
 	}
 	if rf := sh.Refused(); rf != 0 {
 		sh.Unlock()
@@ -443,9 +462,33 @@ func (r *ScriptRun) acquire(i int) string {
 	return ""
 }
 
+// undeclaredWait bounds how long a script that has written tries to lock the shard of an
+// undeclared key below those it holds. The holder is most often a command that ends within
+// microseconds; if it is instead waiting for one of the script's shards (it locks in
+// ascending order), the script gives up after this long, and that command goes on once the
+// script ends: no deadlock, at the price of an error in a rare case.
+const undeclaredWait = 10 * time.Millisecond
+
+// tryLockFor tries to lock sh until it succeeds or d has passed, yielding between tries.
+func tryLockFor(sh *keyspace.Shard, d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for {
+		for range 64 {
+			runtime.Gosched()
+			if sh.TryLock() {
+				return true
+			}
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
+}
+
 // callHandler runs the command's handler and the hooks after it under the script's locks, as
-// EXEC's callQueued does: a panic is recovered (the command's shards poisoned if it writes, its
-// reply the error naming it, its events dropped) and reported at End.
+// EXEC's callQueued does: a panic is recovered — the command's shards poisoned if it writes,
+// its reply the error naming it (the script goes on, as after any error reply), its events
+// dropped — and reported at once (OnPanic), the script's locks still held.
 func (r *ScriptRun) callHandler() (ns int64) {
 	c, p := &r.child, r.s.P
 	mark := c.eventsMark()
@@ -457,8 +500,8 @@ func (r *ScriptRun) callHandler() (ns int64) {
 			c.inHandler = false
 			c.truncateEvents(mark)
 			stack := p.recovered(c, v, 0)
-			if r.panicVal == nil {
-				r.panicVal, r.panicStack, r.panicCmd = v, stack, c.Cmd
+			if p.OnPanic != nil {
+				p.OnPanic(c, v, stack)
 			}
 		}
 	}()
@@ -476,7 +519,9 @@ func (r *ScriptRun) callHandler() (ns int64) {
 // whose server handlers act on the client itself (its socket's writer, its database): inside a
 // script PING and ECHO answer the script, and SELECT changes the script's database only (the
 // caller's is unchanged after the script, as in Redis 7). CLIENT HELP is refused as noscript
-// (its handler is the connection's). nil for every other command.
+// (its handler is the connection's). TIME answers the script's start: Redis 7 updates its
+// cached time only at the outermost call, so a script sees the time its EVAL began. nil for
+// every other command.
 func scriptLocal(cmd *Command) Handler {
 	switch cmd.FullName {
 	case "ping":
@@ -485,6 +530,8 @@ func scriptLocal(cmd *Command) Handler {
 		return func(ctx *Ctx) { ctx.W.Bulk(ctx.Args.Arg(1)) }
 	case "select":
 		return scriptSelect
+	case "time":
+		return scriptTime
 	case "client|help":
 		return func(ctx *Ctx) { ctx.W.Error(errScriptNoScript.Error()) }
 	}
@@ -500,6 +547,13 @@ func scriptPing(ctx *Ctx) {
 	default:
 		ctx.W.Error(replyerr.WrongArgs("ping").Error())
 	}
+}
+
+func scriptTime(ctx *Ctx) {
+	us := ctx.scriptStartUs
+	ctx.W.Array(2)
+	ctx.W.BulkInt(us / 1e6)
+	ctx.W.BulkInt(us % 1e6)
 }
 
 func scriptSelect(ctx *Ctx) {
@@ -582,33 +636,46 @@ func ScriptShards(ctx *Ctx, dst []int, firstKey, numKeys int, lockAll bool) []in
 	return dst
 }
 
-// registerLocked adds a run to those in progress and starts the busy watcher if it is not
-// running. Requires s.mu.
-func (s *Scripts) registerLocked(r *ScriptRun) {
-	r.regIdx = len(s.mu.runs)
-	s.mu.runs = append(s.mu.runs, r)
-	if !s.mu.watching {
-		s.mu.watching = true
+// startWatcher starts the busy watcher if it is not running.
+func (s *Scripts) startWatcher() {
+	if !s.watching.Load() && s.watching.CompareAndSwap(false, true) {
 		go s.watch()
 	}
 }
 
 // unregister removes a run from those in progress; a busy run stops counting as busy.
 func (s *Scripts) unregister(r *ScriptRun) {
-	s.mu.Lock()
+	st := r.stripe
+	st.mu.Lock()
 	if i := r.regIdx; i >= 0 {
-		last := len(s.mu.runs) - 1
-		s.mu.runs[i] = s.mu.runs[last]
-		s.mu.runs[i].regIdx = i
-		s.mu.runs[last] = nil
-		s.mu.runs = s.mu.runs[:last]
+		last := len(st.runs) - 1
+		st.runs[i] = st.runs[last]
+		st.runs[i].regIdx = i
+		st.runs[last] = nil
+		st.runs = st.runs[:last]
 		r.regIdx = -1
 	}
 	if r.busy {
 		r.busy = false
 		s.P.scriptBusy.Add(-busyUnit(r.opts.Function))
 	}
-	s.mu.Unlock()
+	st.mu.Unlock()
+}
+
+// eachRun calls fn for every run in progress, under its stripe's lock, and returns how many
+// there are.
+func (s *Scripts) eachRun(fn func(r *ScriptRun)) int {
+	n := 0
+	for i := range s.stripes {
+		st := &s.stripes[i]
+		st.mu.Lock()
+		for _, r := range st.runs {
+			fn(r)
+		}
+		n += len(st.runs)
+		st.mu.Unlock()
+	}
+	return n
 }
 
 func busyUnit(function bool) int64 {
@@ -619,24 +686,28 @@ func busyUnit(function bool) int64 {
 }
 
 // watch is the busy watcher: while runs are in progress it marks those past
-// busy-reply-threshold busy; it ends when none is left.
+// busy-reply-threshold busy; it ends when none is left (a run starting meanwhile either is
+// seen by the last check or starts it again: watching is cleared before that check).
 func (s *Scripts) watch() {
 	for {
 		time.Sleep(busyWatchPeriod)
-		if !s.CheckBusy() {
+		if s.CheckBusy() {
+			continue
+		}
+		s.watching.Store(false)
+		if s.Running() == 0 || !s.watching.CompareAndSwap(false, true) {
 			return
 		}
 	}
 }
 
 // CheckBusy marks busy the runs that have run longer than busy-reply-threshold (logging
-// Redis's warning for each), and reports whether runs are in progress; when none is, the
-// watcher is marked stopped (the next run starts it again). The watcher calls it; tests may.
+// Redis's warning for each), and reports whether runs are in progress. The watcher calls it;
+// tests may.
 func (s *Scripts) CheckBusy() bool {
 	limit := time.Duration(s.busyMs.Load()) * time.Millisecond
 	var slow []string
-	s.mu.Lock()
-	for _, r := range s.mu.runs {
+	n := s.eachRun(func(r *ScriptRun) {
 		if elapsed := time.Since(r.started); !r.busy && elapsed >= limit {
 			r.busy = true
 			s.P.scriptBusy.Add(busyUnit(r.opts.Function))
@@ -648,18 +719,13 @@ func (s *Scripts) CheckBusy() bool {
 				"You can try killing the script using the %s command. Script name is: %s.",
 				elapsed.Milliseconds(), kill, name))
 		}
-	}
-	running := len(s.mu.runs) > 0
-	if !running {
-		s.mu.watching = false
-	}
-	s.mu.Unlock()
+	})
 	if s.Log != nil {
 		for _, msg := range slow {
 			s.Log(ScriptLogWarning, msg)
 		}
 	}
-	return running
+	return n > 0
 }
 
 // Kill is SCRIPT KILL (function false) and FUNCTION KILL (true): the busy runs of that kind
@@ -668,10 +734,8 @@ func (s *Scripts) CheckBusy() bool {
 // the busy ones have written, the other kind's BUSY when only the other kind is busy (Redis's
 // scriptKill).
 func (s *Scripts) Kill(function bool) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	var killed, dirty, other bool
-	for _, r := range s.mu.runs {
+	s.eachRun(func(r *ScriptRun) {
 		switch {
 		case !r.busy:
 		case r.opts.Function != function:
@@ -684,7 +748,7 @@ func (s *Scripts) Kill(function bool) string {
 		default:
 			dirty = true
 		}
-	}
+	})
 	switch {
 	case killed:
 		return ""
@@ -702,23 +766,14 @@ func (s *Scripts) Kill(function bool) string {
 // nothing is saved, so a half-done script changes nothing that lasts), so that their
 // connections can close. It returns how many it stopped.
 func (s *Scripts) KillAll() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	n := 0
-	for _, r := range s.mu.runs {
+	return s.eachRun(func(r *ScriptRun) {
 		r.state.Store(runKilled)
 		r.stop.cancel()
-		n++
-	}
-	return n
+	})
 }
 
 // Running is the number of runs in progress.
-func (s *Scripts) Running() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.mu.runs)
-}
+func (s *Scripts) Running() int { return s.eachRun(func(*ScriptRun) {}) }
 
 // Busy reports whether a script is busy (past busy-reply-threshold).
 func (s *Scripts) Busy() bool { return s.P.scriptBusy.Load() != 0 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/kvserver/kvserver/command"
 	"github.com/kvserver/kvserver/config"
@@ -67,6 +68,7 @@ type scriptHarness struct {
 	byName  map[string]goScript
 	lockAll map[string]bool
 	runs    map[string]int
+	panics  []string
 }
 
 // client is one connection of the harness: its own context, writer and parser.
@@ -118,12 +120,19 @@ func newScriptHarness(t *testing.T) *scriptHarness {
 	// none): the runs answer them themselves.
 	needsClient := func(ctx *command.Ctx) { panic("the connection's handler ran inside a script") }
 	conns := []*command.Command{{Name: "ping", Handler: needsClient}, {Name: "echo", Handler: needsClient},
-		{Name: "select", Handler: needsClient},
+		{Name: "select", Handler: needsClient}, {Name: "time", Handler: needsClient},
+		// boom KEY panics, after writing a partial reply.
+		{Name: "boom", Arity: 2, Flags: command.Write, First: 1, Last: 1, Step: 1,
+			Handler: func(ctx *command.Ctx) { ctx.W.Int(1); panic("boom") }},
 		// xnow answers ctx.Now().
 		{Name: "xnow", Arity: 1, Locking: command.LockNone, Handler: func(ctx *command.Ctx) { ctx.W.Int(ctx.Now()) }}}
 	h.tab = command.New(stringfamily.Commands(), listfamily.Commands(), keyfamily.Commands(),
 		txfamily.Commands(), conns, []*command.Command{xeval})
-	h.p = &command.Pipeline{KS: ks, Publisher: &h.rec}
+	h.p = &command.Pipeline{KS: ks, Publisher: &h.rec, OnPanic: func(ctx *command.Ctx, r any, stack []byte) {
+		h.mu.Lock()
+		h.panics = append(h.panics, ctx.Cmd.FullName)
+		h.mu.Unlock()
+	}}
 	h.scripts = command.NewScripts(h.p, h.tab)
 	return h
 }
@@ -389,7 +398,7 @@ func TestScriptInExec(t *testing.T) {
 }
 
 // TestScriptFrozenTime: a key expiring while a script runs is still there for the script,
-// and gone after it; ctx.Now inside the script is its start.
+// and gone after it; ctx.Now (SET … PX, PTTL) and TIME inside the script are its start.
 func TestScriptFrozenTime(t *testing.T) {
 	h := newScriptHarness(t)
 	var got []string
@@ -398,7 +407,10 @@ func TestScriptFrozenTime(t *testing.T) {
 		now = h.now.Load()
 		got = append(got, call(r, "get k"))
 		h.now.Add(5000)
-		got = append(got, call(r, "get k"), call(r, "exists k"), call(r, "xnow"))
+		got = append(got, call(r, "get k"), call(r, "exists k"), call(r, "xnow"),
+			call(r, "set k2 v px 1000"), call(r, "pttl k2"), call(r, "time"))
+		time.Sleep(2 * time.Millisecond) // TIME would move if it were not frozen
+		got = append(got, call(r, "time"))
 		w.OK()
 	})
 	c := h.client()
@@ -412,6 +424,16 @@ func TestScriptFrozenTime(t *testing.T) {
 	}
 	if want := ":" + strconv.FormatInt(now, 10) + "\r\n"; got[3] != want {
 		t.Errorf("ctx.Now inside the script: %q, want its start %q", got[3], want)
+	}
+	// SET … PX inside the script counts from its start: 5 s later the key has expired.
+	if got[4] != "+OK\r\n" || got[5] != ":1000\r\n" {
+		t.Errorf("set, pttl: %q %q", got[4], got[5])
+	}
+	if r := c.do("exists k2"); r != ":0\r\n" {
+		t.Errorf("k2 after: %q", r)
+	}
+	if got[6] != got[7] || !strings.HasPrefix(got[6], "*2\r\n") {
+		t.Errorf("TIME inside a script moved: %q %q", got[6], got[7])
 	}
 }
 
@@ -527,5 +549,107 @@ func TestScriptBusyAllowBusy(t *testing.T) {
 	close(release)
 	if r := <-done; r != "+OK\r\n" {
 		t.Errorf("script: %q", r)
+	}
+}
+
+// TestScriptHandlerPanic: a command that panics inside a script answers the pipeline's error
+// (the script goes on), its shard is poisoned, the panic is reported, and every lock is
+// released.
+func TestScriptHandlerPanic(t *testing.T) {
+	h := newScriptHarness(t)
+	var got []string
+	h.define("panics", func(r *command.ScriptRun, w *resp.Writer) {
+		got = append(got, call(r, "boom k"), call(r, "set other 1"))
+		w.OK()
+	})
+	c := h.client()
+	if r := c.do("xeval panics 1 k"); r != "+OK\r\n" {
+		t.Fatalf("xeval: %q", r)
+	}
+	if len(got) != 2 || !strings.HasPrefix(got[0], "-ERR internal error in 'boom'") || got[1] != "+OK\r\n" {
+		t.Errorf("replies %q", got)
+	}
+	if strings.Join(h.panics, ",") != "boom" {
+		t.Errorf("panics reported: %q", h.panics)
+	}
+	if !h.ks.Shard(h.ks.ShardFor([]byte("k"))).Poisoned() {
+		t.Error("the shard of a write that panicked is not poisoned")
+	}
+	h.allUnlocked()
+}
+
+// TestScriptConcurrentRuns: runs on several goroutines at once, on shared and distinct keys,
+// each atomic (its INCRs seen together), all registered and unregistered.
+func TestScriptConcurrentRuns(t *testing.T) {
+	h := newScriptHarness(t)
+	h.define("pair", func(r *command.ScriptRun, w *resp.Writer) {
+		a := call(r, "incr a")
+		b := call(r, "incr b") // b's shard: declared, or locked on first use
+		if a != b {
+			w.Error("ERR not atomic: " + a + " " + b)
+			return
+		}
+		w.OK()
+	})
+	// The first run of the script with b undeclared teaches that it locks every shard.
+	if r := h.client().do("xeval pair 1 a"); r != "+OK\r\n" {
+		t.Fatalf("first run: %q", r)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := h.client()
+			for range 200 {
+				line := "xeval pair 2 a b"
+				if g%2 == 1 {
+					line = "xeval pair 1 a" // b undeclared
+				}
+				if r := c.do(line); r != "+OK\r\n" {
+					errs <- r
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	if n := h.scripts.Running(); n != 0 || h.scripts.Busy() {
+		t.Errorf("running %d, busy %v", n, h.scripts.Busy())
+	}
+	if r := h.client().do("mget a b"); r != "*2\r\n$4\r\n1601\r\n$4\r\n1601\r\n" {
+		t.Errorf("mget: %q", r)
+	}
+	h.allUnlocked()
+}
+
+// TestScriptMisconf: while the pipeline's gate refuses writes (MISCONF: saves fail), a
+// script's first write is refused with it and its reads go on.
+func TestScriptMisconf(t *testing.T) {
+	h := newScriptHarness(t)
+	const misconf = "MISCONF Errors writing to disk"
+	h.p.Gate = func(cmd *command.Command) string {
+		if cmd.Flags&command.Write != 0 {
+			return misconf
+		}
+		return ""
+	}
+	var got []string
+	h.define("misconf", func(r *command.ScriptRun, w *resp.Writer) {
+		got = append(got, call(r, "get k"), call(r, "set k v"))
+		w.OK()
+	})
+	h.p.SetGated(true)
+	c := h.client()
+	if r := c.do("xeval misconf 1 k"); r != "+OK\r\n" {
+		t.Fatalf("xeval: %q", r)
+	}
+	if strings.Join(got, "|") != "$-1\r\n|-"+misconf+"\r\n" {
+		t.Errorf("replies %q", got)
 	}
 }

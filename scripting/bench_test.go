@@ -95,3 +95,20 @@ var benchBar, benchOne = []byte("$3\r\nbar\r\n"), []byte(":1\r\n")
 
 func (benchCaller) ACLCheck(args [][]byte) (bool, string) { return true, "" }
 func (benchCaller) Log(level int, msg string)             {}
+
+// The hot path allocates little: EVALSHA's lookup nothing, a run of GET two objects (the
+// reply's string as a Lua value).
+func TestAllocations(t *testing.T) {
+	e := newTestEngine()
+	s, _ := e.Load([]byte("return redis.call('GET', KEYS[1])"))
+	sha := []byte(s.SHA)
+	if n := testing.AllocsPerRun(100, func() { e.Lookup(sha) }); n != 0 {
+		t.Errorf("Lookup: %v allocations", n)
+	}
+	var w resp.Writer
+	opts := RunOpts{Keys: [][]byte{[]byte("key:1")}, Proto: 2}
+	c := benchCaller{}
+	if n := testing.AllocsPerRun(100, func() { w.Reset(); e.Run(s, c, opts, &w) }); n > 2 {
+		t.Errorf("Run: %v allocations", n)
+	}
+}

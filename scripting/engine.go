@@ -28,12 +28,16 @@ type Options struct {
 type Engine struct {
 	opts Options
 
+	// The script cache: read under mu's read lock (every EVALSHA looks up; readers do not
+	// wait on one another), written under its lock (SCRIPT LOAD, EVAL of a new body, SCRIPT
+	// FLUSH).
 	mu struct {
-		sync.Mutex
-		scripts  map[string]*Script // by SHA
-		memory   int64              // the scripts' bodies and protos (an estimate)
-		libCount int
+		sync.RWMutex
+		scripts map[string]*Script // by SHA
+		memory  int64              // their bodies and protos (an estimate)
 	}
+
+	rand *rand48 // math.random's generator, one for all states as Redis has one
 
 	evalPool pool // states running EVAL scripts
 	funcPool pool // states running functions
@@ -54,7 +58,7 @@ func New(opts Options) *Engine {
 	if opts.MaxIdle <= 0 {
 		opts.MaxIdle = 32
 	}
-	e := &Engine{opts: opts}
+	e := &Engine{opts: opts, rand: newRand48()}
 	e.mu.scripts = make(map[string]*Script)
 	e.evalPool = pool{max: opts.MaxIdle, build: func() *state { return e.newState(true) }}
 	e.funcPool = pool{max: opts.MaxIdle, build: func() *state { return e.newState(false) }}
@@ -76,11 +80,11 @@ func SHA1Hex(body []byte) string {
 // function): user_script:1: ..." or a shebang error.
 func (e *Engine) Load(body []byte) (*Script, error) {
 	sha := SHA1Hex(body)
-	e.mu.Lock()
-	s := e.mu.scripts[sha]
-	e.mu.Unlock()
-	if s != nil {
-		return s, nil
+	e.mu.RLock()
+	cached := e.mu.scripts[sha]
+	e.mu.RUnlock()
+	if cached != nil {
+		return cached, nil
 	}
 	flags, shebangLen, err := parseShebang(body)
 	if err != nil {
@@ -90,7 +94,7 @@ func (e *Engine) Load(body []byte) (*Script, error) {
 	if err != nil {
 		return nil, scriptError("Error compiling script (new function): " + err.Error())
 	}
-	s = &Script{SHA: sha, Body: bytes.Clone(body), Flags: flags, Shebang: shebangLen > 0, proto: proto}
+	s := &Script{SHA: sha, Body: bytes.Clone(body), Flags: flags, Shebang: shebangLen > 0, proto: proto}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if old := e.mu.scripts[sha]; old != nil {
@@ -108,17 +112,20 @@ func compile(body []byte, skip int, name string) (*lua.FunctionProto, error) {
 	chunk, err := parse.Parse(bytes.NewReader(body[skip:]), name)
 	if err != nil {
 		if pe, ok := err.(*parse.Error); ok {
+			// In Lua 5.1's words where gopher-lua's differ; an error at the end of the input
+			// is "near '<eof>'" on the last line.
 			msg := pe.Message
-			if msg == "syntax error" {
+			switch msg {
+			case "syntax error":
 				msg = "unexpected symbol"
+			case "unterminated string":
+				msg = "unfinished string"
+			case "unterminated multiline string":
+				msg = "unfinished long string"
 			}
-			tok := pe.Token
-			if tok == "EOF" || tok == "" {
-				tok = "<eof>"
-			}
-			line := pe.Pos.Line
+			tok, line := pe.Token, pe.Pos.Line
 			if line == parse.EOF || line <= 0 {
-				line = bytes.Count(body[skip:], []byte{'\n'}) + 1
+				tok, line = "<eof>", bytes.Count(body[skip:], []byte{'\n'})+1
 			}
 			return nil, fmt.Errorf("%s:%d: %s near '%s'", name, line, msg, tok)
 		}
@@ -150,9 +157,9 @@ func (e *Engine) Lookup(sha []byte) *Script {
 		}
 		buf[i] = c
 	}
-	e.mu.Lock()
+	e.mu.RLock()
 	s := e.mu.scripts[string(buf[:])]
-	e.mu.Unlock()
+	e.mu.RUnlock()
 	return s
 }
 
@@ -166,16 +173,16 @@ func (e *Engine) Flush() {
 
 // Len is the number of cached scripts (INFO number_of_cached_scripts).
 func (e *Engine) Len() int {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.mu.RLock()
+	defer e.mu.RUnlock()
 	return len(e.mu.scripts)
 }
 
 // ScriptsMemory estimates the memory of the cached scripts (INFO used_memory_scripts_eval):
 // their bodies, SHAs and compiled protos.
 func (e *Engine) ScriptsMemory() int64 {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	e.mu.RLock()
+	defer e.mu.RUnlock()
 	return e.mu.memory
 }
 

@@ -122,17 +122,20 @@ func TestFunctionRunTime(t *testing.T) {
 		"redis.register_function('f10', function(k,a) return redis.register_function('z', function() end) end)\n" +
 		"redis.register_function('keys', function(k,a) return KEYS end)\n" +
 		"redis.register_function('libs', function(k,a) return {string.upper('a'), bit.bor(1, 2), type(redis.call)} end)\n" +
-		"redis.register_function('setg', function(k,a) y = 1 end)\n"))
+		"redis.register_function('setg', function(k,a) y = 1 end)\n" +
+		"redis.register_function('probe', function(k, a) return {type(redis.breakpoint), type(redis.debug), type(redis.replicate_commands), type(redis.setresp), type(redis.set_repl), type(redis.acl_check_cmd), type(redis.sha1hex), type(redis.error_reply), type(math.random), type(os), type(cjson), type(_G), type(redis.REDIS_VERSION), type(redis.call), type(redis.register_function)} end)\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := &fakeCaller{}
 	for i, want := range []string{
 		"-ERR user_function:2: Script attempted to access nonexistent global variable 'x' script: f9, on @user_function:2.\r\n",
-		"-ERR user_function:3: attempt to call a non-function object script: f10, on @user_function:3.\r\n",
+		"-ERR user_function:3: attempt to call field 'register_function' (a nil value) script: f10, on @user_function:3.\r\n",
 		"-ERR user_function:4: Script attempted to access nonexistent global variable 'KEYS' script: keys, on @user_function:4.\r\n",
 		"*3\r\n$1\r\nA\r\n:3\r\n$8\r\nfunction\r\n",
 		"-ERR user_function:6: Attempt to modify a readonly table script: setg, on @user_function:6.\r\n",
+		// redis-server 7.0.15's answer, but for os (7.2 has os.clock).
+		"*15\r\n$3\r\nnil\r\n$3\r\nnil\r\n$3\r\nnil\r\n$8\r\nfunction\r\n$8\r\nfunction\r\n$8\r\nfunction\r\n$8\r\nfunction\r\n$8\r\nfunction\r\n$8\r\nfunction\r\n$5\r\ntable\r\n$5\r\ntable\r\n$5\r\ntable\r\n$6\r\nstring\r\n$8\r\nfunction\r\n$3\r\nnil\r\n",
 	} {
 		if got := fcall(e, lib.Functions[i], c, nil, nil); got != want {
 			t.Errorf("%s:\n got %q\nwant %q", lib.Functions[i].Name, got, want)

@@ -2,12 +2,14 @@ package scripting
 
 import (
 	"math"
+	"sync"
 
 	lua "github.com/yuin/gopher-lua"
 )
 
 // Redis replaces math.random and math.randomseed with its own lrand48 (rand.c), the same
-// sequence on every platform. Each state has its own generator, seeded as lrand48's default.
+// sequence on every platform: one generator for the process, seeded as lrand48's default and
+// never reseeded but by math.randomseed. Here it is the Engine's, shared by its states.
 
 const (
 	rand48A   = 0x5DEECE66D
@@ -15,16 +17,26 @@ const (
 	rand48Max = math.MaxInt32 // REDIS_LRAND48_MAX
 )
 
-// rand48 is a 48-bit linear congruential generator, lrand48's.
-type rand48 struct{ x uint64 }
+// rand48 is a 48-bit linear congruential generator, lrand48's, safe for concurrent use.
+type rand48 struct {
+	mu sync.Mutex
+	x  uint64
+}
 
-func newRand48() rand48 { return rand48{x: 0x1234ABCD330E} }
+func newRand48() *rand48 { return &rand48{x: 0x1234ABCD330E} }
 
-func (r *rand48) seed(v int32) { r.x = uint64(uint32(v))<<16 | 0x330E }
+func (r *rand48) seed(v int32) {
+	r.mu.Lock()
+	r.x = uint64(uint32(v))<<16 | 0x330E
+	r.mu.Unlock()
+}
 
 func (r *rand48) next() int32 {
+	r.mu.Lock()
 	r.x = (rand48A*r.x + rand48C) & (1<<48 - 1)
-	return int32(r.x >> 17)
+	v := int32(r.x >> 17)
+	r.mu.Unlock()
+	return v
 }
 
 // mathRandom is Redis's math.random([m [, n]]).

@@ -30,9 +30,10 @@ const (
 	replAll  = replAOF | replRepl
 )
 
-// redisTable builds the redis table of a state (script_lua.c luaRegisterServerAPI and
-// eval.c scriptingInit).
-func (st *state) redisTable(e *Engine) *lua.LTable {
+// redisTable builds the redis table of a state (script_lua.c luaRegisterServerAPI); an EVAL
+// state's has breakpoint, debug and replicate_commands too (eval.c scriptingInit), a
+// functions' state's has not.
+func (st *state) redisTable(e *Engine, eval bool) *lua.LTable {
 	L := st.L
 	t := L.NewTable()
 	set := func(name string, fn lua.LGFunction) { t.RawSetString(name, L.NewFunction(fn)) }
@@ -52,9 +53,11 @@ func (st *state) redisTable(e *Engine) *lua.LTable {
 	t.RawSetString("REPL_REPLICA", lua.LNumber(replRepl))
 	t.RawSetString("REPL_ALL", lua.LNumber(replAll))
 	set("acl_check_cmd", st.redisACLCheck)
-	set("breakpoint", func(L *lua.LState) int { L.Push(lua.LFalse); return 1 })
-	set("debug", func(L *lua.LState) int { return 0 })
-	set("replicate_commands", func(L *lua.LState) int { L.Push(lua.LTrue); return 1 })
+	if eval {
+		set("breakpoint", func(L *lua.LState) int { L.Push(lua.LFalse); return 1 })
+		set("debug", func(L *lua.LState) int { return 0 })
+		set("replicate_commands", func(L *lua.LState) int { L.Push(lua.LTrue); return 1 })
+	}
 	return t
 }
 

@@ -45,17 +45,20 @@ func (e *Engine) Run(s *Script, c Caller, opts RunOpts, w *resp.Writer) {
 		st.lastScript, st.lastFn = s, fn
 	}
 	fn.Env = st.evalEnv // setfenv may have changed it
-	st.setArray(&st.keys, "KEYS", opts.Keys)
-	st.setArray(&st.argv, "ARGV", opts.Argv)
+	st.setArray(&st.keys, &st.nkeys, opts.Keys)
+	st.setArray(&st.argv, &st.nargv, opts.Argv)
 	st.run(fn, 0, s.SHA, c, opts, w, ErrKilled)
 	e.evalPool.put(st)
 }
 
-// setArray fills a reused KEYS or ARGV table with vals, or a new one when the script wrote the
-// table's keys. A string equal to the one already at its index is kept, without allocating.
-func (st *state) setArray(t **lua.LTable, name string, vals [][]byte) {
+// setArray fills a reused KEYS or ARGV table with vals, or a new one when the script wrote a
+// key the table did not have. *n is the table's length after the previous run: the entries
+// past len(vals) are cleared (a script may have set some to nil, leaving holes). A string
+// equal to the one already at its index is kept, without allocating.
+func (st *state) setArray(t **lua.LTable, n *int, vals [][]byte) {
 	if st.keysDirty {
 		st.keys, st.argv = st.L.NewTable(), st.L.NewTable()
+		st.nkeys, st.nargv = 0, 0
 		st.keysDirty = false
 		st.watchKeys()
 		st.globals.RawSetString("KEYS", st.keys)
@@ -68,9 +71,10 @@ func (st *state) setArray(t **lua.LTable, name string, vals [][]byte) {
 		}
 		tbl.RawSetInt(i+1, lua.LString(v))
 	}
-	for i := len(vals) + 1; tbl.RawGetInt(i) != lua.LNil; i++ {
+	for i := *n; i > len(vals); i-- {
 		tbl.RawSetInt(i, lua.LNil)
 	}
+	*n = len(vals)
 }
 
 // run calls fn with nargs arguments already pushed above it and writes its result or error to

@@ -78,7 +78,8 @@ func TestSandboxGlobals(t *testing.T) {
 	for _, name := range []string{"string", "table", "math", "os", "coroutine", "bit", "redis",
 		"xpcall", "tostring", "getfenv", "setmetatable", "next", "assert", "tonumber", "rawequal",
 		"collectgarbage", "getmetatable", "rawset", "pcall", "type", "_G", "select", "unpack",
-		"pairs", "rawget", "loadstring", "ipairs", "_VERSION", "setfenv", "load", "error", "KEYS", "ARGV"} {
+		"pairs", "rawget", "loadstring", "ipairs", "_VERSION", "setfenv", "load", "error", "KEYS", "ARGV",
+		"gcinfo", "newproxy"} {
 		if got := eval(t, e, &fakeCaller{}, 2, "return type("+name+") ~= 'nil'", nil, nil); got != ":1\r\n" {
 			t.Errorf("%s: %q", name, got)
 		}
@@ -138,6 +139,9 @@ func TestSandboxReadonly(t *testing.T) {
 		"setmetatable(_G, nil)",
 		"setmetatable(string, {})",
 		"getfenv(0).x = 1",
+		"getfenv(redis.call).redis = nil",
+		"getfenv(pcall).string = nil",
+		"rawset(getfenv(tostring), 'redis', nil)",
 		"loadstring('x = 1')()",
 	} {
 		if got := eval(t, e, &fakeCaller{}, 2, body, nil, nil); !strings.Contains(got, "Attempt to modify a readonly table") {
@@ -181,6 +185,11 @@ func TestPoolReuseLeavesNothingBehind(t *testing.T) {
 		if got := eval(t, e, c, 2, tc.body, []string{"k1", "k2"}, []string{"a1"}); got != tc.want {
 			t.Errorf("%q:\n got %q\nwant %q", tc.body, got, tc.want)
 		}
+	}
+	// A run that leaves a hole, then a run with fewer keys: nothing of the old ones remains.
+	eval(t, e, c, 2, "KEYS[2] = nil return 1", []string{"a", "b", "c", "d"}, nil)
+	if got := eval(t, e, c, 2, "return {#KEYS, tostring(KEYS[3]), tostring(KEYS[4])}", []string{"x"}, nil); got != "*3\r\n:1\r\n$3\r\nnil\r\n$3\r\nnil\r\n" {
+		t.Errorf("KEYS after a run that left a hole: %q", got)
 	}
 	// Fewer keys than the run before: the table is cut.
 	if got := eval(t, e, c, 2, "return {#KEYS, #ARGV}", []string{"only"}, nil); got != "*2\r\n:1\r\n:0\r\n" {
@@ -282,5 +291,17 @@ func TestErrorFunction(t *testing.T) {
 		if got := eval(t, newTestEngine(), &fakeCaller{}, 2, tc.body, nil, nil); got != tc.want {
 			t.Errorf("%q:\n got %q\nwant %q", tc.body, got, tc.want)
 		}
+	}
+}
+
+// math.random is Redis's lrand48: one sequence for all runs from startup, the values
+// redis-server 7.0.15 answers after a restart; math.randomseed restarts it.
+func TestMathRandom(t *testing.T) {
+	e := newTestEngine()
+	if got := eval(t, e, &fakeCaller{}, 2, "local r = math.random() return {r >= 0 and r < 1, math.random(100), math.random(5, 10)}", nil, nil); got != "*3\r\n:1\r\n:85\r\n:7\r\n" {
+		t.Errorf("first values %q", got)
+	}
+	if got := eval(t, e, &fakeCaller{}, 2, "math.randomseed(42) return {math.random(1000), math.random(1000)}", nil, nil); got != "*2\r\n:745\r\n:343\r\n" {
+		t.Errorf("after randomseed(42): %q", got)
 	}
 }

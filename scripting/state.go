@@ -38,8 +38,9 @@ type state struct {
 	lastScript *Script        // the script run last here, and its closure (reused by a run of
 	lastFn     *lua.LFunction // the same script: the main chunk has no upvalues)
 
-	keys, argv *lua.LTable // reused while no script wrote them
-	keysDirty  bool        // a script wrote KEYS or ARGV: build new tables next run
+	keys, argv   *lua.LTable // reused while no script wrote them
+	nkeys, nargv int         // their lengths after the last run
+	keysDirty    bool        // a script wrote KEYS or ARGV: build new tables next run
 
 	// The current run (zero between runs).
 	caller  Caller
@@ -53,7 +54,7 @@ type state struct {
 	args    [][]byte                    // redis.call's arguments, reused
 	argBuf  []byte                      // their bytes, reused
 
-	rand rand48 // math.random's generator
+	rand *rand48 // math.random's generator: the Engine's
 
 	// Libraries loaded into this state: their functions' closures by name.
 	libs map[*Library]map[string]*lua.LFunction
@@ -72,7 +73,7 @@ func (e *Engine) newState(eval bool) *state {
 		RegistryMaxSize: 1 << 20,
 	})
 	st := &state{L: L, protected: make(map[*lua.LTable]bool), libs: make(map[*Library]map[string]*lua.LFunction),
-		loadLog: e.opts.Log, errLine: -1, rand: newRand48()}
+		loadLog: e.opts.Log, errLine: -1, rand: e.rand}
 	st.openLibs(e, eval)
 	return st
 }
@@ -121,6 +122,7 @@ func (st *state) openLibs(e *Engine, eval bool) {
 	if m, ok := g.RawGetString("math").(*lua.LTable); ok {
 		m.RawSetString("random", L.NewFunction(st.mathRandom))
 		m.RawSetString("randomseed", L.NewFunction(st.mathRandomSeed))
+		m.RawSetString("huge", lua.LNumber(math.Inf(1))) // gopher-lua has the largest float
 	}
 
 	// The base functions that write a table raw refuse the protected ones; pcall answers a
@@ -130,14 +132,25 @@ func (st *state) openLibs(e *Engine, eval bool) {
 	g.RawSetString("pcall", L.NewFunction(st.luaPcall(g.RawGetString("pcall"))))
 	g.RawSetString("tostring", L.NewFunction(luaTostring(g.RawGetString("tostring"))))
 	g.RawSetString("error", L.NewFunction(luaError))
+	g.RawSetString("getfenv", L.NewFunction(st.luaGetfenv(g.RawGetString("getfenv"))))
+	// gcinfo (Lua 5.1's deprecated memory count in KB): the state's estimated size.
+	g.RawSetString("gcinfo", L.NewFunction(func(L *lua.LState) int {
+		L.Push(lua.LNumber(stateMemory >> 10))
+		return 1
+	}))
 	if t, ok := g.RawGetString("table").(*lua.LTable); ok {
 		for _, name := range []string{"insert", "remove", "sort"} {
 			t.RawSetString(name, L.NewFunction(st.guardFirstArg(t.RawGetString(name))))
 		}
+		t.RawSetString("concat", L.NewFunction(tableConcat))
+		t.RawSetString("foreach", L.NewFunction(tableForeach))
+		t.RawSetString("foreachi", L.NewFunction(tableForeachi))
+		t.RawSetString("setn", L.NewFunction(tableSetn))
 	}
 
 	if s, ok := g.RawGetString("string").(*lua.LTable); ok {
 		s.RawSetString("rep", L.NewFunction(strRep))
+		s.RawSetString("format", L.NewFunction(strFormat))
 	}
 
 	// String values' metatable: a hidden one, so that the real string table cannot be reached
@@ -150,7 +163,7 @@ func (st *state) openLibs(e *Engine, eval bool) {
 		L.SetMetatable(lua.LString(""), mt)
 	}
 
-	redis := st.redisTable(e)
+	redis := st.redisTable(e, eval)
 	g.RawSetString("redis", redis)
 
 	// Protect: each library table behind a proxy, the globals behind an error metatable.
@@ -316,6 +329,9 @@ func (st *state) luaPcall(orig lua.LValue) lua.LGFunction {
 // errorHandler runs where an error was raised, before the stack unwinds: it records the
 // position of the innermost Lua function (Redis's __redis__err__handler reads
 // debug.getinfo(2) or (3) for a C function) and returns the error unchanged.
+//
+// When the innermost frame is Lua code, a gopher-lua runtime error is reworded as Lua 5.1's
+// (see luaRuntimeError).
 func (st *state) errorHandler(L *lua.LState) int {
 	st.errLine, st.errSrc = -1, ""
 	for level := 1; ; level++ {
@@ -328,9 +344,21 @@ func (st *state) errorHandler(L *lua.LState) int {
 		}
 		if dbg.What != "G" && dbg.CurrentLine >= 0 {
 			st.errLine, st.errSrc = dbg.CurrentLine, "@"+dbg.Source
+			if msg, isStr := L.Get(1).(lua.LString); isStr && level == 1 {
+				if fi, ok := readFrame(dbg); ok {
+					prefix := dbg.Source + ":" + strconv.Itoa(dbg.CurrentLine) + ": "
+					if text, found := strings.CutPrefix(string(msg), prefix); found {
+						if re := luaRuntimeError(L, fi, text); re != text {
+							L.Push(lua.LString(prefix + re))
+							return 1
+						}
+					}
+				}
+			}
 			break
 		}
 	}
+	L.Push(L.Get(1))
 	return 1
 }
 
@@ -364,25 +392,6 @@ func formatNumber(f float64) string {
 	return strconv.FormatFloat(f, 'g', 14, 64)
 }
 
-// maxStringRep bounds string.rep's result: gopher-lua would ask Go for the whole string at
-// once, and a failed allocation ends the process where C Lua's raises "not enough memory".
-const maxStringRep = 512 << 20
-
-// strRep is string.rep(s, n) with that bound.
-func strRep(L *lua.LState) int {
-	s := L.CheckString(1)
-	n := L.CheckInt(2)
-	if n <= 0 || s == "" {
-		L.Push(lua.LString(""))
-		return 1
-	}
-	if n > maxStringRep/len(s) {
-		L.RaiseError("not enough memory")
-	}
-	L.Push(lua.LString(strings.Repeat(s, n)))
-	return 1
-}
-
 // luaError is Lua 5.1's error(v [, level]): v may be missing (the error is nil), and a number
 // gets the position like a string does (lua_isstring is true for numbers).
 func luaError(L *lua.LState) int {
@@ -393,4 +402,18 @@ func luaError(L *lua.LState) int {
 	}
 	L.Error(v, level)
 	return 0
+}
+
+// luaGetfenv is getfenv, except that the environment of a Go function (redis.call…), which
+// gopher-lua answers with the real globals, is the run's environment: the real globals are
+// never in a script's hands (their existing keys could be overwritten, and would stay so).
+func (st *state) luaGetfenv(orig lua.LValue) lua.LGFunction {
+	getfenv := orig.(*lua.LFunction).GFunction
+	return func(L *lua.LState) int {
+		n := getfenv(L)
+		if n == 1 && L.Get(-1) == st.globals {
+			L.Replace(-1, L.Env)
+		}
+		return n
+	}
 }

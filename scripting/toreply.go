@@ -81,20 +81,18 @@ func writeTable(w *resp.Writer, t *lua.LTable, scriptResp, depth int) {
 		}
 	}
 	if m, ok := t.RawGetString("map").(*lua.LTable); ok {
-		n := 0
-		m.ForEach(func(_, _ lua.LValue) { n++ })
-		w.Map(n)
-		m.ForEach(func(k, v lua.LValue) {
+		w.Map(countPairs(m))
+		for k, v := m.Next(lua.LNil); k != lua.LNil; k, v = m.Next(k) {
 			writeReply(w, k, scriptResp, depth+1)
 			writeReply(w, v, scriptResp, depth+1)
-		})
+		}
 		return
 	}
 	if s, ok := t.RawGetString("set").(*lua.LTable); ok {
-		n := 0
-		s.ForEach(func(_, _ lua.LValue) { n++ })
-		w.Set(n)
-		s.ForEach(func(k, _ lua.LValue) { writeReply(w, k, scriptResp, depth+1) })
+		w.Set(countPairs(s))
+		for k, _ := s.Next(lua.LNil); k != lua.LNil; k, _ = s.Next(k) {
+			writeReply(w, k, scriptResp, depth+1)
+		}
 		return
 	}
 	n := 0
@@ -105,4 +103,15 @@ func writeTable(w *resp.Writer, t *lua.LTable, scriptResp, depth int) {
 	for i := 1; i <= n; i++ {
 		writeReply(w, t.RawGetInt(i), scriptResp, depth+1)
 	}
+}
+
+// countPairs counts a table's pairs. Maps and sets are walked with Next, in gopher-lua's
+// order (the array part, then keys in insertion order), so that a reply does not change from
+// run to run — C Lua's order is its hash's, which no client may rely on either.
+func countPairs(t *lua.LTable) int {
+	n := 0
+	for k, _ := t.Next(lua.LNil); k != lua.LNil; k, _ = t.Next(k) {
+		n++
+	}
+	return n
 }

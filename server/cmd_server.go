@@ -20,10 +20,10 @@ func serverCommands() []*command.Command {
 
 // shutdownCommand: SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE] [ABORT]. There is no replica to wait
 // for, and ABORT never finds a shutdown in progress. While a script is busy only NOSAVE is
-// accepted (the others answer BUSY, as Redis), and it stops the script. The save (SAVE, or by default when save
-// points exist) is made with every shard locked (ShutdownSave); when it fails the reply is
-// Redis's error and the server goes on, unless FORCE. Success closes every connection without
-// a reply; the process exits 0.
+// accepted (the others answer BUSY, as Redis); Shutdown stops the script. The save (SAVE, or
+// by default when save points exist) is made with every shard locked (ShutdownSave); when it
+// fails the reply is Redis's error and the server goes on, unless FORCE. Success closes every
+// connection without a reply; the process exits 0.
 func shutdownCommand(c *client, args querybuf.Args) {
 	abort, save, nosave, force, other := false, false, false, false, false
 	for i := 1; i < args.Len(); i++ {
@@ -66,9 +66,5 @@ func shutdownCommand(c *client, args querybuf.Args) {
 		}
 	}
 	c.closeAfterReply = true
-	// Running scripts are stopped, written or not, so that their connections can close: with
-	// NOSAVE nothing they did lasts; after a save, the save waited for their locks, so only
-	// scripts that began after it are stopped, and their changes are not in the file.
-	c.srv.scripting.scripts.KillAll()
-	go c.srv.Shutdown()
+	go c.srv.Shutdown() // stops running scripts too
 }

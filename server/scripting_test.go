@@ -166,3 +166,17 @@ func TestScriptWakesBlocked(t *testing.T) {
 		t.Errorf("commandstats:\n%s", stats)
 	}
 }
+
+// TestScriptRedisVersion: redis.REDIS_VERSION and REDIS_VERSION_NUM are the version INFO
+// reports, the number as Redis packs it (0x00MMmmpp).
+func TestScriptRedisVersion(t *testing.T) {
+	if n := redisVersionNum("7.2.4"); n != 0x070204 {
+		t.Errorf("redisVersionNum: %#x", n)
+	}
+	_, rdb := startInProcess(t)
+	ctx := context.Background()
+	v, err := rdb.Eval(ctx, "return {redis.REDIS_VERSION, redis.REDIS_VERSION_NUM}", nil).Slice()
+	if err != nil || len(v) != 2 || v[0] != RedisVersion || v[1] != int64(redisVersionNum(RedisVersion)) {
+		t.Errorf("%v %v", v, err)
+	}
+}

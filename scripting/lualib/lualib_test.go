@@ -25,3 +25,28 @@ func TestOpenAll(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestParallelStates: states on different goroutines share only cjson.Null (read-only); run
+// with -race.
+func TestParallelStates(t *testing.T) {
+	done := make(chan error)
+	for g := 0; g < 4; g++ {
+		go func() {
+			L := lua.NewState()
+			defer L.Close()
+			lualib.OpenAll(L)
+			done <- L.DoString(`
+				for i = 1, 200 do
+					local v = cjson.decode('[null,{"a":null},1]')
+					assert(v[1] == cjson.null and v[2].a == cjson.null)
+					assert(cjson.encode(v) == '[null,{"a":null},1]')
+					assert(cmsgpack.pack(v) == '\147\192\129\161a\192\001')
+				end`)
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}

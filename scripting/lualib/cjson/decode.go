@@ -207,6 +207,13 @@ func (p *parser) numberToken(tok *token, rest string) {
 // stringToken is json_next_string_token; p.ptr is at the opening quote.
 func (p *parser) stringToken(tok *token) {
 	p.ptr++
+	// Without escapes the value is a piece of the text itself.
+	if n := strings.IndexAny(p.data[p.ptr:], "\"\\"); n >= 0 && p.data[p.ptr+n] == '"' {
+		tok.typ = tString
+		tok.str = p.data[p.ptr : p.ptr+n]
+		p.ptr += n + 1
+		return
+	}
 	p.tmp = p.tmp[:0]
 	for {
 		ch := p.at(p.ptr)
@@ -333,7 +340,7 @@ func (p *parser) value(tok *token, stack int) lua.LValue {
 // object is json_parse_object_context, after the '{'.
 func (p *parser) object(stack int) lua.LValue {
 	p.descend(stack, 3)
-	t := p.L.NewTable()
+	t := p.L.CreateTable(0, 0) // NewTable would preallocate both parts
 	var tok token
 	p.nextToken(&tok)
 	if tok.typ == tObjEnd {
@@ -366,7 +373,7 @@ func (p *parser) object(stack int) lua.LValue {
 // array is json_parse_array_context, after the '['.
 func (p *parser) array(stack int) lua.LValue {
 	p.descend(stack, 2)
-	t := p.L.NewTable()
+	t := p.L.CreateTable(0, 0) // NewTable would preallocate both parts
 	var tok token
 	p.nextToken(&tok)
 	if tok.typ == tArrEnd {

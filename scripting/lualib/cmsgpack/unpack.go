@@ -252,7 +252,7 @@ func (d *decoder) str(hdr, n int) lua.LValue {
 // array is mp_decode_to_lua_array: n elements (stopping at the first error; nothing is
 // allocated for elements that are not there). Nil elements leave holes.
 func (d *decoder) array(sp, n int) lua.LValue {
-	t := d.L.NewTable()
+	t := d.L.CreateTable(0, 0) // NewTable would preallocate both parts
 	d.checkStack(sp+1, 1, "in function mp_decode_to_lua_array")
 	for i := 1; i <= n; i++ {
 		v := d.decode(sp + 2) // the table and the index
@@ -268,7 +268,7 @@ func (d *decoder) array(sp, n int) lua.LValue {
 
 // hash is mp_decode_to_lua_hash: n key/value pairs; a nil or NaN key is Lua's error.
 func (d *decoder) hash(sp, n int) lua.LValue {
-	t := d.L.NewTable()
+	t := d.L.CreateTable(0, 0) // NewTable would preallocate both parts
 	for ; n > 0; n-- {
 		k := d.decode(sp + 1) // the table
 		if d.err != errNone {

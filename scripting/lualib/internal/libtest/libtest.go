@@ -161,3 +161,37 @@ func refLine(v any) string {
 		return fmt.Sprintf("redis reply: %v", v)
 	}
 }
+
+// Differential evaluates every expression in our libraries and in redis-server (skipping when
+// it is missing) and reports the first differences.
+func Differential(t *testing.T, exprs []string, open ...func(*lua.LState)) {
+	rc := redisref.Start(t)
+	L := NewState(open...)
+	defer L.Close()
+	bad := 0
+	for _, e := range exprs {
+		want := refLine(rc.Do("EVAL", Script(e), "0"))
+		if got := Eval(L, e); got != want {
+			t.Errorf("%s\n  got: %s\nredis: %s", e, got, want)
+			if bad++; bad == 10 {
+				t.Fatal("too many differences")
+			}
+		}
+	}
+}
+
+// LuaString is s as a Lua string literal (every byte that is not plainly printable as a
+// decimal escape).
+func LuaString(s string) string {
+	b := make([]byte, 0, len(s)+2)
+	b = append(b, '\'')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c >= 0x7f || c == '\\' || c == '\'' {
+			b = fmt.Appendf(b, "\\%03d", c)
+			continue
+		}
+		b = append(b, c)
+	}
+	return string(append(b, '\''))
+}
