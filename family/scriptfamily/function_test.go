@@ -242,3 +242,20 @@ func TestFcallWhileLibrariesChange(t *testing.T) {
 	close(stop)
 	wg.Wait()
 }
+
+// TestFcallUndeclaredKeys: a function may touch keys it did not declare, as in non-cluster
+// Redis; it is then remembered (by name, without case) so that its next calls lock every shard.
+func TestFcallUndeclaredKeys(t *testing.T) {
+	h, f := newFunctionHarness(t)
+	h.Expect(bulk("jobs"), "FUNCTION", "LOAD", "#!lua name=jobs\n"+
+		"redis.register_function('Push', function(keys, args) for i = 1, 20 do redis.call('SET', 'job:' .. i, args[1]) end return redis.call('GET', 'job:7') end)")
+	if f.undeclared.has([]byte("push")) {
+		t.Fatal("remembered before any call")
+	}
+	h.Expect(bulk("x"), "FCALL", "push", "0", "x")
+	if !f.undeclared.has([]byte("PUSH")) {
+		t.Error("a function touching undeclared keys is not remembered")
+	}
+	h.Expect(bulk("y"), "FCALL", "PUSH", "0", "y")
+	h.Expect(bulk("y"), "GET", "job:20")
+}
