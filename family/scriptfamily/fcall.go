@@ -3,6 +3,7 @@ package scriptfamily
 import (
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/kvserver/kvserver/command"
@@ -63,16 +64,23 @@ func (f *Family) fcallGenericCommand(ctx *command.Ctx, ro bool) {
 	}
 }
 
+// fcallStripes is the number of locks the FCALLs in progress are spread over: FCALLs on many
+// cores take different ones (as command.Scripts' registry of runs); FUNCTION STATS takes all.
+const fcallStripes = 16
+
 // fcallRuns are the FCALLs in progress, for FUNCTION STATS's running_script. Kept by value
 // and found by id, so that recording a run allocates nothing.
 type fcallRuns struct {
-	mu   sync.Mutex
-	next uint64
-	runs []fcallRun // in the order they started
+	next    atomic.Uint64
+	stripes [fcallStripes]struct {
+		mu   sync.Mutex
+		runs []fcallRun // in the order they started
+		_    [32]byte   // apart from the next stripe's lock
+	}
 }
 
 // fcallRun is one FCALL in progress: its args are the command line, valid until the run ends
-// (its entry is removed first), and read under fcallRuns.mu only.
+// (its entry is removed first), and read under its stripe's lock only.
 type fcallRun struct {
 	id    uint64
 	name  string
@@ -82,37 +90,46 @@ type fcallRun struct {
 
 // begin records an FCALL of function name starting and returns its id for end.
 func (fr *fcallRuns) begin(name string, args querybuf.Args) uint64 {
+	id := fr.next.Add(1)
+	st := &fr.stripes[id%fcallStripes]
 	start := time.Now()
-	fr.mu.Lock()
-	fr.next++
-	id := fr.next
-	fr.runs = append(fr.runs, fcallRun{id: id, name: name, args: args, start: start})
-	fr.mu.Unlock()
+	st.mu.Lock()
+	st.runs = append(st.runs, fcallRun{id: id, name: name, args: args, start: start})
+	st.mu.Unlock()
 	return id
 }
 
 // end removes the run id.
 func (fr *fcallRuns) end(id uint64) {
-	fr.mu.Lock()
-	for i := range fr.runs {
-		if fr.runs[i].id == id {
-			n := copy(fr.runs[i:], fr.runs[i+1:])
-			fr.runs[i+n] = fcallRun{} // no reference to an ended command line
-			fr.runs = fr.runs[:i+n]
+	st := &fr.stripes[id%fcallStripes]
+	st.mu.Lock()
+	for i := range st.runs {
+		if st.runs[i].id == id {
+			n := copy(st.runs[i:], st.runs[i+1:])
+			st.runs[i+n] = fcallRun{} // no reference to an ended command line
+			st.runs = st.runs[:i+n]
 			break
 		}
 	}
-	fr.mu.Unlock()
+	st.mu.Unlock()
 }
 
-// oldest calls fn with the FCALL in progress that started first, under the lock (its args
+// oldest calls fn with the FCALL in progress that started first, every stripe locked (its args
 // are valid meanwhile); it reports whether there was one.
 func (fr *fcallRuns) oldest(fn func(r *fcallRun)) bool {
-	fr.mu.Lock()
-	defer fr.mu.Unlock()
-	if len(fr.runs) == 0 {
+	for i := range fr.stripes {
+		fr.stripes[i].mu.Lock()
+		defer fr.stripes[i].mu.Unlock()
+	}
+	var first *fcallRun
+	for i := range fr.stripes {
+		if runs := fr.stripes[i].runs; len(runs) > 0 && (first == nil || runs[0].start.Before(first.start)) {
+			first = &runs[0]
+		}
+	}
+	if first == nil {
 		return false
 	}
-	fn(&fr.runs[0])
+	fn(first)
 	return true
 }
