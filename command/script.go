@@ -20,7 +20,7 @@ import (
 // script runs on its connection's goroutine (the rows are not Inline) inside its command's
 // handler, with the shards of its declared keys locked by the pipeline as for any command. Each
 // redis.call goes through ScriptRun.Call, which does what Redis's scriptCall does — the lookup,
-// arity, noscript, read-only and OOM checks, in Redis's order and words — and then runs the
+// arity, noscript, read-only, MISCONF and OOM checks, in Redis's order and words — then runs the
 // command's handler under the script's locks, with the hooks after a command (statistics,
 // keyspace notifications, wake-ups of blocked clients), its reply written in the protocol the
 // script asked for. The events and wake-ups are handed to the script's own command at the end,
@@ -53,7 +53,11 @@ import (
 // has no such case: it runs one command at a time).
 //
 // Time: the run's start (unix ms) is the clock of the shards it holds (keyspace's frozen clock),
-// so key expiry inside a script is decided as at its start (Redis 7's script time snapshot).
+// so key expiry inside a script is decided as at its start (Redis 7's script time snapshot);
+// ctx.Now (SET … EX, EXPIRE, TTL) and TIME answer it too.
+//
+// Scripts inside MULTI: EXEC locks every shard for a queued script (ScriptShards), since it
+// cannot add a shard in the middle of its transaction.
 
 // Errors of commands called from scripts, Redis 7.2's words (script.c's scriptCall).
 const (
@@ -144,6 +148,9 @@ func NewScripts(p *Pipeline, t *Table) *Scripts {
 // SetBusyThreshold sets busy-reply-threshold (lua-time-limit), in milliseconds.
 func (s *Scripts) SetBusyThreshold(ms int64) { s.busyMs.Store(ms) }
 
+// BusyThreshold is busy-reply-threshold, in milliseconds.
+func (s *Scripts) BusyThreshold() int64 { return s.busyMs.Load() }
+
 // ScriptOptions are what a run's caller knows of the script before it runs.
 type ScriptOptions struct {
 	// ReadOnly: EVAL_RO, EVALSHA_RO, FCALL_RO, or a script declaring no-writes — write
@@ -227,7 +234,9 @@ func (s *Scripts) Begin(ctx *Ctx, o ScriptOptions, refuseOOM bool) (*ScriptRun, 
 func (r *ScriptRun) start(registered bool) {
 	r.startMs = r.parent.KS.Now()
 	r.child.scriptNow = r.startMs
-	r.state.Store(runClean)
+	if !registered {
+		r.state.Store(runClean)
+	}
 	for _, i := range r.parent.locked {
 		r.parent.KS.Shard(i).FreezeClockLocked(r.startMs)
 	}
@@ -239,6 +248,10 @@ func (r *ScriptRun) start(registered bool) {
 	if !registered {
 		r.regIdx = len(st.runs)
 		st.runs = append(st.runs, r)
+	} else if r.state.Load() == runKilled {
+		// Killed while it was being aborted for a re-run: the re-run stops at once, and its
+		// client gets the kill error.
+		r.stop.cancel()
 	}
 	st.mu.Unlock()
 	if !registered {
@@ -316,14 +329,25 @@ func (r *ScriptRun) End() {
 	r.stop.release() // unregistered: nobody cancels it any more
 	r.stop = nil
 	r.parent = nil
-	c.Cmd, c.Args, c.locked = nil, querybuf.Args{}, c.locked[:0]
+	c.Cmd, c.Args, c.locked, c.Stats = nil, querybuf.Args{}, c.locked[:0], nil // the connection's
 	r.args.ResetCommands()
-	if r.w.Cap() > 64<<10 {
+	// A pooled run keeps its buffers, unless a big argument or reply grew them.
+	if r.args.ArgvMem() > maxKeptScriptBuf {
+		r.args = querybuf.NewParser(querybuf.DefaultLimits())
+	}
+	if cap(r.flat) > maxKeptScriptBuf {
+		r.flat = nil
+	}
+	if r.w.Cap() > maxKeptScriptBuf {
 		r.w = resp.Writer{}
 	}
 	r.w.Reset()
 	s.pool.Put(r)
 }
+
+// maxKeptScriptBuf bounds each buffer a pooled run keeps between runs (redis.call's arguments,
+// their copy, its reply): one script's big value should not stay in every pooled run.
+const maxKeptScriptBuf = 64 << 10
 
 // thaw gives the held shards their real clock back.
 func (r *ScriptRun) thaw() {
@@ -604,7 +628,7 @@ func (s *Scripts) Run(ctx *Ctx, o ScriptOptions, refuseOOM bool, exec func(r *Sc
 func (r *ScriptRun) ACLCheck(args [][]byte) (bool, string) {
 	a := r.argsOf(args)
 	if cmd := r.lookup(a); cmd == nil {
-		return false, "ERR Invalid command passed to redis.acl_check_cmd()"
+		return false, "Invalid command passed to redis.acl_check_cmd()"
 	}
 	return true, ""
 }

@@ -653,3 +653,46 @@ func TestScriptMisconf(t *testing.T) {
 		t.Errorf("replies %q", got)
 	}
 }
+
+// TestScriptKilledWhileAborting: a run killed while it is being aborted for a re-run is not
+// run again: the re-run stops at once and its client gets the kill error.
+func TestScriptKilledWhileAborting(t *testing.T) {
+	h := newScriptHarness(t)
+	h.scripts.SetBusyThreshold(0)
+	low, high := h.keyOn(2, "l"), h.keyOn(12, "h")
+	aborted, killed := make(chan struct{}), make(chan struct{})
+	var secondDone bool
+	h.define("abortkill", func(r *command.ScriptRun, w *resp.Writer) {
+		if h.runs["abortkill"] == 1 {
+			call(r, "get "+high)
+			call(r, "get "+low) // its shard is held: the run is aborted
+			close(aborted)
+			<-killed
+			w.Error("ERR first run")
+			return
+		}
+		select {
+		case <-r.Context().Done():
+			secondDone = true
+		default:
+		}
+		w.Error("ERR killed")
+	})
+	sh := h.ks.Shard(2)
+	sh.Lock()
+	done := make(chan string)
+	go func() { done <- h.client().do("xeval abortkill 1 " + high) }()
+	<-aborted
+	for !h.scripts.Busy() {
+		h.scripts.CheckBusy()
+	}
+	if msg := h.scripts.Kill(false); msg != "" {
+		t.Errorf("kill: %q", msg)
+	}
+	close(killed)
+	sh.Unlock()
+	if r := <-done; r != "-ERR killed\r\n" || !secondDone {
+		t.Errorf("reply %q, re-run stopped at once: %v", r, secondDone)
+	}
+	h.allUnlocked()
+}

@@ -35,10 +35,9 @@ type Function struct {
 
 // loading is a library's load under way in a state: register_function adds to it.
 type loading struct {
-	lib     *Library                  // the library being built (first load) or replayed
-	first   bool                      // the first load: register_function records Functions
-	funcs   map[string]*lua.LFunction // the closures registered, by name
-	started time.Time
+	lib   *Library                  // the library being built (first load) or replayed
+	first bool                      // the first load: register_function records Functions
+	funcs map[string]*lua.LFunction // the closures registered, by name
 }
 
 // LoadLibrary compiles a library and runs its code once, with redis.register_function (both
@@ -133,7 +132,7 @@ func parseLibraryMetadata(code []byte) (name, engine string, body []byte, err er
 // and checks them; later loads (into other states) only collect the closures.
 func (st *state) loadLibrary(lib *Library, first bool) (map[string]*lua.LFunction, error) {
 	L := st.L
-	ld := &loading{lib: lib, first: first, funcs: make(map[string]*lua.LFunction), started: time.Now()}
+	ld := &loading{lib: lib, first: first, funcs: make(map[string]*lua.LFunction)}
 	st.loading = ld
 	st.funcMeta.RawSetString("__index", st.loadAPI)
 	defer func() {

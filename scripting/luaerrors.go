@@ -194,7 +194,10 @@ func typeError(fi frameInfo, reg int, op, typ string) string {
 // upvalue, a method). Jumps are not followed: the last writer in the code is taken.
 func objectName(p *lua.FunctionProto, pc, reg int) (kind, name string) {
 	for depth := 0; depth < 8; depth++ {
-		if n := localName(p, reg, pc); n != "" {
+		// gopher-lua's debug information makes a numeric for's hidden locals ("(for
+		// limit)"…) live from before their expressions are computed: a register holding such
+		// a name is a temporary that the code before it filled.
+		if n := localName(p, reg, pc); n != "" && n[0] != '(' {
 			return "local", n
 		}
 		writer := -1
@@ -288,4 +291,34 @@ func writes(inst uint32, reg int) bool {
 		return reg >= a && reg <= a+3
 	}
 	return false
+}
+
+// forLoopErrors are gopher-lua's words for a numeric for's wrong operands, and Lua's.
+var forLoopErrors = map[string]string{
+	"for statement init must be a number":  "'for' initial value must be a number",
+	"for statement limit must be a number": "'for' limit must be a number",
+	"for statement step must be a number":  "'for' step must be a number",
+}
+
+// quoteArgErrorFunc rewords the errors that need no look at the code: it puts the function's
+// name of gopher-lua's argument errors in quotes, as luaL_argerror does ("bad argument #1 to
+// pairs (...)" → "bad argument #1 to 'pairs' (...)"), and words a for loop's errors as Lua.
+func quoteArgErrorFunc(msg string) string {
+	if lua51, ok := forLoopErrors[msg]; ok {
+		return lua51
+	}
+	rest, ok := strings.CutPrefix(msg, "bad argument #")
+	if !ok {
+		return msg
+	}
+	_, after, ok := strings.Cut(rest, " to ")
+	if !ok || strings.HasPrefix(after, "'") {
+		return msg
+	}
+	sp := strings.Index(after, " (")
+	if sp <= 0 {
+		return msg
+	}
+	head := msg[:len(msg)-len(after)]
+	return head + "'" + after[:sp] + "'" + after[sp:]
 }

@@ -28,6 +28,10 @@ func TestLuaRuntimeErrorWords(t *testing.T) {
 		{"local t = {} local x = t.y * 2", "ERR user_script:1: attempt to perform arithmetic on field 'y' (a nil value) script: 428abbde4700ca387094167fa7477512a311cb79, on @user_script:1."},
 		{"return 'a' + 1", "ERR user_script:1: attempt to perform arithmetic on a string value script: 8fd50257d5115d9d5cb9d0c337531222d8d17ec1, on @user_script:1."},
 		{"local t = {}\nt.x.y = 1", "ERR user_script:2: attempt to index field 'x' (a nil value) script: 306a696328c140bf5a3451c161ece35b82410fd2, on @user_script:2."},
+		{"for i = 1, nil do end", "ERR user_script:1: 'for' limit must be a number script: " + SHA1Hex([]byte("for i = 1, nil do end")) + ", on @user_script:1."},
+		{"for k in pairs(5) do end", "ERR user_script:1: bad argument #1 to 'pairs' (table expected, got number) script: " + SHA1Hex([]byte("for k in pairs(5) do end")) + ", on @user_script:1."},
+		{"return string.rep({}, 1)", "ERR user_script:1: bad argument #1 to 'rep' (string expected, got table) script: " + SHA1Hex([]byte("return string.rep({}, 1)")) + ", on @user_script:1."},
+		{"local t = 5\nfor i = 1, #t, 2 do end", "ERR user_script:2: attempt to get length of local 't' (a number value) script: " + SHA1Hex([]byte("local t = 5\nfor i = 1, #t, 2 do end")) + ", on @user_script:2."},
 	} {
 		if got := eval(t, newTestEngine(), &fakeCaller{}, 2, tc.body, nil, nil); got != "-"+tc.want+"\r\n" {
 			t.Errorf("%q:\n got %q\nwant %q", tc.body, got, "-"+tc.want+"\r\n")

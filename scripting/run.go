@@ -44,7 +44,7 @@ func (e *Engine) Run(s *Script, c Caller, opts RunOpts, w *resp.Writer) {
 		fn = st.L.NewFunctionFromProto(s.proto)
 		st.lastScript, st.lastFn = s, fn
 	}
-	fn.Env = st.evalEnv // setfenv may have changed it
+	fn.Env = st.evalEnv
 	st.setArray(&st.keys, &st.nkeys, opts.Keys)
 	st.setArray(&st.argv, &st.nargv, opts.Argv)
 	st.run(fn, 0, s.SHA, c, opts, w, ErrKilled)
@@ -81,7 +81,7 @@ func (st *state) setArray(t **lua.LTable, n *int, vals [][]byte) {
 // w; name is the script's SHA or the function's name for error texts.
 func (st *state) run(fn *lua.LFunction, nargs int, name string, c Caller, opts RunOpts, w *resp.Writer, killed error) {
 	L := st.L
-	st.caller, st.resp, st.name, st.ctx = c, 2, name, opts.Ctx
+	st.caller, st.resp, st.name = c, 2, name
 	L.Env = fn.Env
 	if opts.Ctx != nil {
 		L.SetContext(opts.Ctx)
@@ -109,7 +109,7 @@ func (st *state) run(fn *lua.LFunction, nargs int, name string, c Caller, opts R
 		writeReply(w, L.Get(-1), st.resp, 0)
 	}
 	L.SetTop(0)
-	st.caller, st.ctx = nil, nil
+	st.caller = nil
 }
 
 // writeError writes a run's error as Redis's luaCallFunction: an error table keeps its code, any

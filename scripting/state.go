@@ -1,7 +1,6 @@
 package scripting
 
 import (
-	"context"
 	"math"
 	"strconv"
 	"strings"
@@ -33,18 +32,18 @@ type state struct {
 	funcMeta  *lua.LTable // funcEnv's metatable, whose __index switches while loading
 	loadAPI   *lua.LTable // the globals a library sees while it loads: only a restricted redis
 	protected map[*lua.LTable]bool
-	errFunc   *lua.LFunction // the error handler of a run (records where the error was raised)
+	realOf    map[*lua.LTable]*lua.LTable // a proxy's real table, for next, pairs and rawget
+	errFunc   *lua.LFunction              // the error handler of a run (records where the error was raised)
 
 	lastScript *Script        // the script run last here, and its closure (reused by a run of
 	lastFn     *lua.LFunction // the same script: the main chunk has no upvalues)
 
-	keys, argv   *lua.LTable // reused while no script wrote them
+	keys, argv   *lua.LTable // reused from run to run (refilled), rebuilt after a script added keys
 	nkeys, nargv int         // their lengths after the last run
 	keysDirty    bool        // a script wrote KEYS or ARGV: build new tables next run
 
 	// The current run (zero between runs).
 	caller  Caller
-	ctx     context.Context
 	resp    int    // redis.setresp's protocol for redis.call replies (2 or 3)
 	name    string // the script's SHA or the function's name, for error texts
 	errLine int    // where the error was raised: line, -1 if not known
@@ -72,7 +71,7 @@ func (e *Engine) newState(eval bool) *state {
 		RegistrySize:    1024,
 		RegistryMaxSize: 1 << 20,
 	})
-	st := &state{L: L, protected: make(map[*lua.LTable]bool), libs: make(map[*Library]map[string]*lua.LFunction),
+	st := &state{L: L, protected: make(map[*lua.LTable]bool), realOf: make(map[*lua.LTable]*lua.LTable), libs: make(map[*Library]map[string]*lua.LFunction),
 		loadLog: e.opts.Log, errLine: -1, rand: e.rand}
 	st.openLibs(e, eval)
 	return st
@@ -132,16 +131,38 @@ func (st *state) openLibs(e *Engine, eval bool) {
 	g.RawSetString("pcall", L.NewFunction(st.luaPcall(g.RawGetString("pcall"))))
 	g.RawSetString("tostring", L.NewFunction(luaTostring(g.RawGetString("tostring"))))
 	g.RawSetString("error", L.NewFunction(luaError))
-	g.RawSetString("getfenv", L.NewFunction(st.luaGetfenv(g.RawGetString("getfenv"))))
+	g.RawSetString("unpack", L.NewFunction(baseUnpack))
+	g.RawSetString("collectgarbage", L.NewFunction(collectGarbage))
+	// next, pairs and rawget see through the proxies, so that pairs(string) lists the string
+	// library as in Redis.
+	origNext := g.RawGetString("next")
+	next := L.NewFunction(st.luaNext)
+	g.RawSetString("next", next)
+	g.RawSetString("pairs", L.NewFunction(func(L *lua.LState) int {
+		t := L.CheckTable(1)
+		if _, isProxy := st.realOf[t]; isProxy {
+			L.Push(next)
+		} else {
+			L.Push(origNext) // gopher-lua's, without the proxy lookup on every step
+		}
+		L.Push(t)
+		L.Push(lua.LNil)
+		return 3
+	}))
+	g.RawSetString("rawget", L.NewFunction(func(L *lua.LState) int {
+		L.Push(st.real(L.CheckTable(1)).RawGet(L.CheckAny(2)))
+		return 1
+	}))
 	// gcinfo (Lua 5.1's deprecated memory count in KB): the state's estimated size.
 	g.RawSetString("gcinfo", L.NewFunction(func(L *lua.LState) int {
 		L.Push(lua.LNumber(stateMemory >> 10))
 		return 1
 	}))
 	if t, ok := g.RawGetString("table").(*lua.LTable); ok {
-		for _, name := range []string{"insert", "remove", "sort"} {
-			t.RawSetString(name, L.NewFunction(st.guardFirstArg(t.RawGetString(name))))
-		}
+		t.RawSetString("insert", L.NewFunction(st.guardFirstArg(t.RawGetString("insert"), true)))
+		// remove and sort of a protected table do nothing: its proxy has no elements.
+		t.RawSetString("remove", L.NewFunction(st.guardFirstArg(t.RawGetString("remove"), false)))
+		t.RawSetString("sort", L.NewFunction(st.guardFirstArg(t.RawGetString("sort"), false)))
 		t.RawSetString("concat", L.NewFunction(tableConcat))
 		t.RawSetString("foreach", L.NewFunction(tableForeach))
 		t.RawSetString("foreachi", L.NewFunction(tableForeachi))
@@ -153,14 +174,13 @@ func (st *state) openLibs(e *Engine, eval bool) {
 		s.RawSetString("format", L.NewFunction(strFormat))
 	}
 
-	// String values' metatable: a hidden one, so that the real string table cannot be reached
-	// through ("").__index or getmetatable("").
+	// String values' metatable: its own table (gopher-lua uses the string table itself, whose
+	// __index field would lead a script to the real table through ("").__index).
+	strMeta := L.NewTable()
 	if s, ok := g.RawGetString("string").(*lua.LTable); ok {
 		s.RawSetString("__index", lua.LNil)
-		mt := L.NewTable()
-		mt.RawSetString("__index", s)
-		mt.RawSetString("__metatable", lua.LFalse)
-		L.SetMetatable(lua.LString(""), mt)
+		strMeta.RawSetString("__index", s)
+		L.SetMetatable(lua.LString(""), strMeta)
 	}
 
 	redis := st.redisTable(e, eval)
@@ -177,6 +197,11 @@ func (st *state) openLibs(e *Engine, eval bool) {
 		real := g.RawGetString(name).(*lua.LTable)
 		g.RawSetString(name, st.proxy(real))
 	}
+	// getmetatable("") answers a read-only view of it, whose __index is the string library's
+	// proxy (Redis 7.2.11 makes the basic types' metatables read-only).
+	view := L.NewTable()
+	view.RawSetString("__index", g.RawGetString("string"))
+	strMeta.RawSetString("__metatable", st.proxy(view))
 	gmt := L.NewTable()
 	gmt.RawSetString("__index", L.NewFunction(nonexistentGlobal))
 	gmt.RawSetString("__newindex", L.NewFunction(readonlyError))
@@ -203,16 +228,17 @@ func (st *state) openLibs(e *Engine, eval bool) {
 	L.SetTop(0)
 }
 
-// allowedGlobals is Redis 7.2's allow list of globals (script_lua.c).
+// allowedGlobals is Redis 7.2's allow list of globals (script_lua.c), without getfenv, setfenv
+// and newproxy: Redis's security releases of October 2025 (7.2.11, CVE-2025-46818) refuse
+// them by default, and so does the reference redis-server (Debian's 7.0.15 with the fixes).
 var allowedGlobals = map[string]bool{
 	"string": true, "cjson": true, "bit": true, "cmsgpack": true, "math": true, "table": true,
 	"struct": true, "os": true, "coroutine": true,
-	"xpcall": true, "tostring": true, "getfenv": true, "setmetatable": true, "next": true,
+	"xpcall": true, "tostring": true, "setmetatable": true, "next": true,
 	"assert": true, "tonumber": true, "rawequal": true, "collectgarbage": true,
 	"getmetatable": true, "rawset": true, "pcall": true, "type": true, "_G": true,
 	"select": true, "unpack": true, "gcinfo": true, "pairs": true, "rawget": true,
-	"loadstring": true, "ipairs": true, "_VERSION": true, "setfenv": true, "load": true,
-	"error": true, "newproxy": true,
+	"loadstring": true, "ipairs": true, "_VERSION": true, "load": true, "error": true,
 }
 
 // proxyMeta returns a protected metatable reading through to real and refusing writes.
@@ -231,6 +257,7 @@ func (st *state) proxy(real *lua.LTable) *lua.LTable {
 	p := st.L.NewTable()
 	st.L.SetMetatable(p, st.proxyMeta(real))
 	st.protected[p] = true
+	st.realOf[p] = real
 	return p
 }
 
@@ -259,11 +286,17 @@ func readonlyError(L *lua.LState) int {
 	return 0
 }
 
-// writable raises Redis's read-only error when t is protected, and notes writes to KEYS/ARGV.
+// writable raises Redis's read-only error when t is protected (without a position: Redis's
+// check is in the C API that rawset and the others call), and notes writes to KEYS/ARGV.
 func (st *state) writable(L *lua.LState, t *lua.LTable) {
 	if st.protected[t] {
-		L.RaiseError(readonlyMsg)
+		L.Error(lua.LString(readonlyMsg), 0)
 	}
+	st.noteWrite(t)
+}
+
+// noteWrite notes a write to KEYS or ARGV: the next run builds new tables.
+func (st *state) noteWrite(t *lua.LTable) {
 	if t == st.keys || t == st.argv {
 		st.keysDirty = true
 	}
@@ -297,12 +330,17 @@ func (st *state) luaSetmetatable(L *lua.LState) int {
 	return 1
 }
 
-// guardFirstArg wraps a table function that writes its first argument (table.insert…).
-func (st *state) guardFirstArg(fn lua.LValue) lua.LGFunction {
+// guardFirstArg wraps a table function that writes its first argument (table.insert…): refuse
+// makes it refuse protected tables; a write to KEYS/ARGV is noted either way.
+func (st *state) guardFirstArg(fn lua.LValue, refuse bool) lua.LGFunction {
 	f := fn.(*lua.LFunction).GFunction
 	return func(L *lua.LState) int {
 		if t, ok := L.Get(1).(*lua.LTable); ok {
-			st.writable(L, t)
+			if refuse {
+				st.writable(L, t)
+			} else {
+				st.noteWrite(t)
+			}
 		}
 		return f(L)
 	}
@@ -344,14 +382,18 @@ func (st *state) errorHandler(L *lua.LState) int {
 		}
 		if dbg.What != "G" && dbg.CurrentLine >= 0 {
 			st.errLine, st.errSrc = dbg.CurrentLine, "@"+dbg.Source
-			if msg, isStr := L.Get(1).(lua.LString); isStr && level == 1 {
-				if fi, ok := readFrame(dbg); ok {
-					prefix := dbg.Source + ":" + strconv.Itoa(dbg.CurrentLine) + ": "
-					if text, found := strings.CutPrefix(string(msg), prefix); found {
-						if re := luaRuntimeError(L, fi, text); re != text {
-							L.Push(lua.LString(prefix + re))
-							return 1
+			if msg, isStr := L.Get(1).(lua.LString); isStr {
+				prefix := dbg.Source + ":" + strconv.Itoa(dbg.CurrentLine) + ": "
+				if text, found := strings.CutPrefix(string(msg), prefix); found {
+					re := quoteArgErrorFunc(text)
+					if level == 1 {
+						if fi, ok := readFrame(dbg); ok {
+							re = luaRuntimeError(L, fi, re)
 						}
+					}
+					if re != text {
+						L.Push(lua.LString(prefix + re))
+						return 1
 					}
 				}
 			}
@@ -404,16 +446,23 @@ func luaError(L *lua.LState) int {
 	return 0
 }
 
-// luaGetfenv is getfenv, except that the environment of a Go function (redis.call…), which
-// gopher-lua answers with the real globals, is the run's environment: the real globals are
-// never in a script's hands (their existing keys could be overwritten, and would stay so).
-func (st *state) luaGetfenv(orig lua.LValue) lua.LGFunction {
-	getfenv := orig.(*lua.LFunction).GFunction
-	return func(L *lua.LState) int {
-		n := getfenv(L)
-		if n == 1 && L.Get(-1) == st.globals {
-			L.Replace(-1, L.Env)
-		}
-		return n
+// real returns the table a proxy stands for, or t itself.
+func (st *state) real(t *lua.LTable) *lua.LTable {
+	if r, ok := st.realOf[t]; ok {
+		return r
 	}
+	return t
+}
+
+// luaNext is next(t [, k]), through the proxies.
+func (st *state) luaNext(L *lua.LState) int {
+	t := st.real(L.CheckTable(1))
+	k, v := t.Next(L.Get(2))
+	if k == lua.LNil {
+		L.Push(lua.LNil)
+		return 1
+	}
+	L.Push(k)
+	L.Push(v)
+	return 2
 }

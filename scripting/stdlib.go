@@ -327,3 +327,53 @@ func tableSetn(L *lua.LState) int {
 	L.RaiseError("'setn' is obsolete")
 	return 0
 }
+
+// maxUnpack is the most values unpack returns: Lua 5.1's C stack limit (LUAI_MAXCSTACK).
+const maxUnpack = 8000
+
+// baseUnpack is Lua 5.1's unpack(t [, i [, j]]) with its bound ("too many results to unpack"),
+// where gopher-lua would push as many values as asked.
+func baseUnpack(L *lua.LState) int {
+	t := L.CheckTable(1)
+	i, j := int64(1), int64(t.Len())
+	if L.GetTop() >= 2 && L.Get(2) != lua.LNil {
+		i = luaToInt64(checkNumberArg(L, 2, "unpack"))
+	}
+	if L.GetTop() >= 3 && L.Get(3) != lua.LNil {
+		j = luaToInt64(checkNumberArg(L, 3, "unpack"))
+	}
+	if i > j {
+		return 0
+	}
+	if j-i >= maxUnpack || j-i < 0 {
+		L.RaiseError("too many results to unpack")
+	}
+	for k := i; k <= j; k++ {
+		L.Push(t.RawGetInt(int(k)))
+	}
+	return int(j - i + 1)
+}
+
+// collectGarbage is collectgarbage([opt [, arg]]) without a collection: gopher-lua's runs Go's
+// runtime.GC, a stop-the-world pause of the whole server that any script could repeat. Go's
+// collector runs on its own; the answers are Lua 5.1's shapes ("count": the state's size in
+// KB, "step": false, "setpause"/"setstepmul": the previous value, 200, else 0).
+func collectGarbage(L *lua.LState) int {
+	opt := "collect"
+	if s, ok := L.Get(1).(lua.LString); ok {
+		opt = string(s)
+	}
+	switch opt {
+	case "count":
+		L.Push(lua.LNumber(stateMemory) / 1024)
+	case "step":
+		L.Push(lua.LFalse)
+	case "setpause", "setstepmul":
+		L.Push(lua.LNumber(200))
+	case "collect", "stop", "restart":
+		L.Push(lua.LNumber(0))
+	default:
+		L.RaiseError("bad argument #1 to 'collectgarbage' (invalid option '%s')", opt)
+	}
+	return 1
+}

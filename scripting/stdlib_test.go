@@ -40,6 +40,12 @@ func TestStringFormat(t *testing.T) {
 		{"local n = 0 table.foreach({a=1, b=2}, function(k, v) n = n + v end) return n", ":3\r\n"},
 		{"return table.foreachi({5, 6, 7}, function(i, v) if v == 6 then return i end end)", ":2\r\n"},
 		{"table.setn({}, 1)", "-ERR user_script:1: 'setn' is obsolete script: " + SHA1Hex([]byte("table.setn({}, 1)")) + ", on @user_script:1.\r\n"},
+		// collectgarbage answers as Lua 5.1 (without stopping the server for Go's collector).
+		{"return {collectgarbage('count') > 0, collectgarbage(), tostring(collectgarbage('step')), collectgarbage('setpause', 200)}", "*4\r\n:1\r\n:0\r\n$5\r\nfalse\r\n:200\r\n"},
+		// unpack is bounded as Lua's stack.
+		{"return unpack({}, 1, 1e8)", "-ERR user_script:1: too many results to unpack script: b1a7a340c2636ecef66f82cf16b41fc37c1c017c, on @user_script:1.\r\n"},
+		{"return select('#', unpack({}, 1, 100))", ":100\r\n"},
+		{"return {unpack({1, 2, 3}, 2)}", "*2\r\n:2\r\n:3\r\n"},
 		// table.concat writes numbers as Lua and does not clamp its range.
 		{"return table.concat({1, 1/3, 'x'}, ',')", "$20\r\n1,0.33333333333333,x\r\n"},
 		{"return table.concat({1, {}, 'x'})", "-ERR user_script:1: invalid value (table) at index 2 in table for 'concat' script: 31683b059c828a9b158db6492fe727b4333b0dd4, on @user_script:1.\r\n"},

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -178,5 +179,26 @@ func TestScriptRedisVersion(t *testing.T) {
 	v, err := rdb.Eval(ctx, "return {redis.REDIS_VERSION, redis.REDIS_VERSION_NUM}", nil).Slice()
 	if err != nil || len(v) != 2 || v[0] != RedisVersion || v[1] != int64(redisVersionNum(RedisVersion)) {
 		t.Errorf("%v %v", v, err)
+	}
+}
+
+// TestBusyReplyThresholdConfig: busy-reply-threshold and its alias lua-time-limit are acted on
+// when CONFIG SET changes them.
+func TestBusyReplyThresholdConfig(t *testing.T) {
+	s, rdb := startInProcess(t)
+	ctx := context.Background()
+	if got := s.scripting.scripts.BusyThreshold(); got != 5000 {
+		t.Errorf("default %d", got)
+	}
+	for _, c := range []struct {
+		name string
+		ms   int64
+	}{{"busy-reply-threshold", 1234}, {"lua-time-limit", 77}} {
+		if err := rdb.ConfigSet(ctx, c.name, strconv.FormatInt(c.ms, 10)).Err(); err != nil {
+			t.Fatal(err)
+		}
+		if got := s.scripting.scripts.BusyThreshold(); got != c.ms {
+			t.Errorf("after CONFIG SET %s %d: %d", c.name, c.ms, got)
+		}
 	}
 }

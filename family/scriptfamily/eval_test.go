@@ -45,6 +45,10 @@ func TestEval(t *testing.T) {
 	h.Expect("*3\r\n$1\r\na\r\n$1\r\nb\r\n$1\r\nc\r\n", "EVAL", "return {KEYS[1], ARGV[1], ARGV[2]}", "1", "a", "b", "c")
 	// A blocking command answers at once inside a script.
 	h.Expect("$-1\r\n", "EVAL", "return redis.call('blpop', KEYS[1], 0)", "1", "q") // a null array: false, then a null bulk
+	h.Expect(":1\r\n", "EVAL", "return redis.acl_check_cmd('get', 'k')", "0")
+	if got := h.Do("EVAL", "return redis.acl_check_cmd('nosuch')", "0"); !strings.HasPrefix(got, "-ERR Invalid command passed to redis.acl_check_cmd()") {
+		t.Errorf("acl_check_cmd: %q", got)
+	}
 	if !strings.HasPrefix(h.Do("EVAL", "return redis.call('nosuch')", "0"), "-ERR Unknown Redis command called from script") {
 		t.Errorf("unknown command: %q", h.Do("EVAL", "return redis.call('nosuch')", "0"))
 	}
