@@ -38,6 +38,7 @@ func (s *Server) startScripting() {
 		m.ScriptsEval = st.engine.ScriptsMemory()
 		m.CachedScripts = int64(st.engine.Len())
 	})
+	s.startFunctions()
 }
 
 // scriptingTableReady gives the runs the command table redis.call looks commands up in, and

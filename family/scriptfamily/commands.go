@@ -8,16 +8,20 @@ package scriptfamily
 
 import (
 	"github.com/kvserver/kvserver/command"
+	"github.com/kvserver/kvserver/funclib"
 	"github.com/kvserver/kvserver/scripting"
 )
 
-// Family holds what the handlers reach: the Lua engine (with its script cache) and the
-// pipeline's scripts state. The server makes one (server/scripting.go).
+// Family holds what the handlers reach: the Lua engine (with its script cache), the
+// pipeline's scripts state and the function libraries. The server makes one
+// (server/scripting.go) and sets Functions (server/functions.go).
 type Family struct {
-	Engine  *scripting.Engine
-	Scripts *command.Scripts
+	Engine    *scripting.Engine
+	Scripts   *command.Scripts
+	Functions *funclib.Registry
 
 	undeclared undeclaredSet // scripts known to touch keys they do not declare (run.go)
+	fcalls     fcallRuns     // the FCALLs in progress, for FUNCTION STATS (fcall.go)
 }
 
 // New returns the family over engine e and the scripts' state s.
@@ -36,6 +40,9 @@ func (f *Family) Commands() []*command.Command {
 		{Name: "evalsha", Locking: command.LockFunc, Shards: f.evalShards(true), Handler: f.evalShaCommand},
 		{Name: "eval_ro", Locking: command.LockFunc, Shards: f.evalShards(false), Handler: f.evalRoCommand},
 		{Name: "evalsha_ro", Locking: command.LockFunc, Shards: f.evalShards(true), Handler: f.evalShaRoCommand},
+		{Name: "fcall", Locking: command.LockFunc, Shards: f.fcallShards, Handler: f.fcallCommand},
+		{Name: "fcall_ro", Locking: command.LockFunc, Shards: f.fcallShards, Handler: f.fcallRoCommand},
+		f.functionCommand(),
 		{Name: "script", Subcommands: []*command.Command{
 			{Name: "load", Locking: none, Handler: f.scriptLoadCommand},
 			{Name: "exists", Locking: none, Handler: f.scriptExistsCommand},
