@@ -1,0 +1,170 @@
+package tests
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// The keys a script touches (issue 23): writes inside a script raise keyspace events as the
+// same commands outside one do, and a script may touch keys it did not declare (BullMQ builds
+// its job keys inside its scripts) and still runs as one atomic step. These run against
+// redis-server too.
+
+// TestScriptKeyspaceEvents: each write of a script raises its command's events, in order; a
+// write before the script's error raises its events too; a read-only script raises none.
+func TestScriptKeyspaceEvents(t *testing.T) {
+	s := startServer(t)
+	skipWithoutScripting(t, s, false)
+	c := s.Client(t)
+	sub := subscribeNotifications(t, s, c, "KEA")
+	steps := []struct {
+		line []any
+		want string // events, ";"-separated
+	}{
+		{[]any{"eval", "redis.call('set', KEYS[1], 'v') redis.call('incr', 'undeclared') redis.call('expire', KEYS[1], 100) return redis.call('del', KEYS[1])", "1", "k"},
+			"k@0: set;set@0 k;undeclared@0: incrby;incrby@0 undeclared;k@0: expire;expire@0 k;k@0: del;del@0 k"},
+		{[]any{"eval", "redis.call('rpush', KEYS[1], 'a', 'b') redis.call('lpop', KEYS[1]) error('after the writes')", "1", "l"},
+			"l@0: rpush;rpush@0 l;l@0: lpop;lpop@0 l"},
+		{[]any{"eval", "return redis.call('get', KEYS[1])", "1", "undeclared"}, ""},
+		{[]any{"eval_ro", "return redis.call('lrange', KEYS[1], 0, -1)", "1", "l"}, ""},
+		{[]any{"eval", "return redis.call('hset', KEYS[1], 'f', 'v')", "1", "h"}, "h@0: hset;hset@0 h"},
+	}
+	for _, st := range steps {
+		got := strings.Join(doMarked(t, c, sub, st.line...), ";")
+		if got != st.want {
+			t.Errorf("%v:\n got %s\nwant %s", st.line, got, st.want)
+		}
+	}
+}
+
+// TestScriptUndeclaredKeysAtomic: scripts that build their key names from ARGV (declaring none,
+// or declaring one and writing it before touching the others) run concurrently with MULTI/EXEC
+// readers and plain INCRs of the same keys. Every run succeeds, none is seen half done (the
+// readers always find a and b equal), and no increment is lost.
+func TestScriptUndeclaredKeysAtomic(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	skipWithoutScripting(t, s, false)
+	ctx := context.Background()
+	// bump increments {prefix}:a, then copies it into {prefix}:b, with a read-modify-write of
+	// the shared counter between: a reader seeing a != b, or a lost count, is a broken run.
+	bump := redis.NewScript(`
+local p = ARGV[1]
+local n = redis.call('INCR', p .. ':a')
+local c = tonumber(redis.call('GET', 'shared:counter') or '0')
+redis.call('SET', 'shared:counter', c + 1)
+redis.call('SET', p .. ':b', n)
+return n`)
+	// bumpDeclared writes its declared key first, then the undeclared ones (Redis allows it).
+	bumpDeclared := redis.NewScript(`
+redis.call('INCR', KEYS[1])
+local p = ARGV[1]
+local n = redis.call('INCR', p .. ':a')
+local c = tonumber(redis.call('GET', 'shared:counter') or '0')
+redis.call('SET', 'shared:counter', c + 1)
+redis.call('SET', p .. ':b', n)
+return n`)
+	const (
+		writers  = 4
+		runs     = 150
+		prefixes = 3
+	)
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	report := func(err error) {
+		select {
+		case errs <- err:
+		default:
+		}
+	}
+	done := make(chan struct{})
+	for w := 0; w < writers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			c := s.Client(t)
+			for i := 0; i < runs; i++ {
+				p := fmt.Sprintf("bull:%d", (w+i)%prefixes)
+				var err error
+				if w%2 == 0 {
+					err = bump.Run(ctx, c, nil, p).Err()
+				} else {
+					err = bumpDeclared.Run(ctx, c, []string{fmt.Sprintf("declared:%d", w)}, p).Err()
+				}
+				if err != nil {
+					report(fmt.Errorf("writer %d run %d: %v", w, i, err))
+					return
+				}
+			}
+		}(w)
+	}
+	// Plain INCRs of the shared counter interleave with the scripts.
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		c := s.Client(t)
+		for i := 0; i < runs; i++ {
+			if err := c.Incr(ctx, "shared:counter").Err(); err != nil {
+				report(fmt.Errorf("INCR: %v", err))
+				return
+			}
+		}
+	}()
+	// Readers: a and b of a prefix are always equal between scripts.
+	var readers sync.WaitGroup
+	for r := 0; r < 2; r++ {
+		readers.Add(1)
+		go func() {
+			defer readers.Done()
+			c := s.Client(t)
+			for i := 0; ; i++ {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				p := fmt.Sprintf("bull:%d", i%prefixes)
+				var a, b *redis.StringCmd
+				if _, err := c.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
+					a = pipe.Get(ctx, p+":a")
+					b = pipe.Get(ctx, p+":b")
+					return nil
+				}); err != nil && err != redis.Nil {
+					report(fmt.Errorf("reader: %v", err))
+					return
+				}
+				if a.Val() != b.Val() {
+					report(fmt.Errorf("reader saw a script half done: %s:a=%q, %s:b=%q", p, a.Val(), p, b.Val()))
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(done)
+	readers.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	c := s.Client(t)
+	if got, err := c.Get(ctx, "shared:counter").Int(); err != nil || got != writers*runs+runs {
+		t.Errorf("shared:counter = %d (%v), want %d: an increment was lost", got, err, writers*runs+runs)
+	}
+	total := 0
+	for p := 0; p < prefixes; p++ {
+		n, err := c.Get(ctx, fmt.Sprintf("bull:%d:a", p)).Int()
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += n
+	}
+	if total != writers*runs {
+		t.Errorf("the prefixes' a counters sum to %d, want %d", total, writers*runs)
+	}
+}
