@@ -19,13 +19,19 @@ const (
 	spinSHA = "694a5fe1ddb97a4c6a1bf299d9537c7d3d0f84e7"
 )
 
-// startBusyServer starts a server whose busy-reply-threshold is 100 ms, or skips without EVAL.
-func startBusyServer(t *testing.T, functions bool) *server {
+// startBusyServer starts a server whose busy-reply-threshold is 100 ms, set through directive
+// (busy-reply-threshold or its old name lua-time-limit), or skips without EVAL.
+func startBusyServer(t *testing.T, functions bool, directive string) *server {
 	t.Helper()
 	s := startServer(t)
 	skipWithoutScripting(t, s, functions)
 	c := s.RawConn(t)
-	expectStatus(t, "CONFIG SET busy-reply-threshold", c.Do("CONFIG", "SET", "busy-reply-threshold", "100"), "+OK")
+	expectStatus(t, "CONFIG SET "+directive, c.Do("CONFIG", "SET", directive, "100"), "+OK")
+	for _, name := range []string{"busy-reply-threshold", "lua-time-limit"} {
+		if r := c.Do("CONFIG", "GET", name); len(r.Elems) != 2 || r.Elems[1].Str != "100" {
+			t.Fatalf("CONFIG GET %s after CONFIG SET %s 100: %s", name, directive, formatReply(r, false))
+		}
+	}
 	c.Close()
 	return s
 }
@@ -49,7 +55,7 @@ func waitBusy(t *testing.T, c *rawConn, want string) {
 // server serves everyone again.
 func TestScriptBusyKill(t *testing.T) {
 	t.Parallel()
-	s := startBusyServer(t, false)
+	s := startBusyServer(t, false, "busy-reply-threshold")
 	a := s.RawConn(t)
 	a.Send(encodeCommand("EVAL", "while true do end", "0"))
 	b := s.RawConn(t)
@@ -73,7 +79,7 @@ func TestScriptBusyKill(t *testing.T) {
 // refused, FUNCTION STATS names the running function, FUNCTION KILL ends it.
 func TestFunctionBusyKill(t *testing.T) {
 	t.Parallel()
-	s := startBusyServer(t, true)
+	s := startBusyServer(t, true, "busy-reply-threshold")
 	a := s.RawConn(t)
 	expectStatus(t, "FUNCTION LOAD", a.Do("FUNCTION", "LOAD", "#!lua name=busy\nredis.register_function('spin', function() while true do end end)"), "$busy")
 	a.Send(encodeCommand("FCALL", "spin", "0"))
@@ -91,10 +97,11 @@ func TestFunctionBusyKill(t *testing.T) {
 }
 
 // TestScriptUnkillable: a busy script that wrote cannot be killed (UNKILLABLE); SHUTDOWN
-// NOSAVE from another client stops the server meanwhile, exit status 0, without a reply.
+// NOSAVE from another client stops the server meanwhile, exit status 0, without a reply. The
+// threshold is set by its old name, lua-time-limit, here.
 func TestScriptUnkillable(t *testing.T) {
 	t.Parallel()
-	s := startBusyServer(t, false)
+	s := startBusyServer(t, false, "lua-time-limit")
 	a := s.RawConn(t)
 	a.Send(encodeCommand("EVAL", "redis.call('set', KEYS[1], 'written') while true do end", "1", "k"))
 	b := s.RawConn(t)
