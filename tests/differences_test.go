@@ -105,6 +105,10 @@ func digestMixesTTLValue() bool { return !targetRedis }
 //   - TIME called from a script answers the script's start in 7.2 (call() refreshes the cached
 //     time only outside nested calls, and TIME reads that cache); 7.0.15's TIME reads the
 //     clock. Key expiry inside a script uses the script's start in both.
+//   - Blocking commands (BLPOP, BRPOPLPUSH, BLMOVE, BLMPOP, BZPOPMIN …) are not noscript in
+//     7.2: called from a script they never block, answering null on empty keys as a timeout
+//     would; 7.0.15 flags them noscript and refuses them ("This Redis command is not allowed
+//     from script").
 //   - FUNCTION DUMP's payload ends with RDB version 11 in 7.2, 10 in 7.0.15 (and so another
 //     CRC-64), as DUMP's does; FUNCTION RESTORE of 7.0.15's payload works on both.
 //
