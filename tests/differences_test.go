@@ -109,8 +109,14 @@ func digestMixesTTLValue() bool { return !targetRedis }
 //     7.2: called from a script they never block, answering null on empty keys as a timeout
 //     would; 7.0.15 flags them noscript and refuses them ("This Redis command is not allowed
 //     from script").
+//   - A Lua number passed to redis.call becomes its shortest round-trip text in 7.2
+//     (fpconv_dtoa: 3.99 is "3.99", 0.1 "0.1"), 17 significant digits in 7.0.15 (%.17g:
+//     "3.9900000000000002").
 //   - FUNCTION DUMP's payload ends with RDB version 11 in 7.2, 10 in 7.0.15 (and so another
 //     CRC-64), as DUMP's does; FUNCTION RESTORE of 7.0.15's payload works on both.
+//   - Syntax errors: kvserver's Lua is gopher-lua, whose parser words some errors as C Lua's
+//     does ("unexpected symbol near '<eof>'", "unfinished string") but not all: an unfinished
+//     block is C Lua's "'end' expected near '<eof>'" (a redis-only block of functions.txt).
 //
 // Lua tables with string keys iterate in an order of the interpreter's own (C Lua's hash
 // order is not gopher-lua's), so the files never depend on it: maps returned by scripts have
