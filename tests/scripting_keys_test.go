@@ -186,3 +186,54 @@ func runUndeclared(t *testing.T, s *server, script string, declared bool) {
 		t.Errorf("the prefixes' a counters sum to %d, want %d", total, writers*runs)
 	}
 }
+
+// TestScriptWakesBlockedClient: a client blocked in BLPOP is served after a script that pushed
+// to its key ends, with what the list holds then: a script that pushes and pops the same
+// element leaves it blocked (the next RPUSH serves it), one that pushes serves it.
+func TestScriptWakesBlockedClient(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	skipWithoutScripting(t, s, false)
+	blocked := s.RawConn(t)
+	blocked.Send(encodeCommand("BLPOP", "l", "0"))
+	c := s.RawConn(t)
+	waitFor(t, ioTimeout, "the BLPOP client blocked", func() bool { return s.Info(t, "clients")["blocked_clients"] == "1" })
+	if r := c.Do("EVAL", "redis.call('rpush', KEYS[1], 'x') return redis.call('lpop', KEYS[1])", "1", "l"); r.Kind != '$' || r.Str != "x" {
+		t.Fatalf("EVAL of RPUSH then LPOP: %s", formatReply(r, false))
+	}
+	if r := c.Do("EVAL", "redis.call('rpush', KEYS[1], 'y', 'z') return redis.call('llen', KEYS[1])", "1", "l"); r.Kind != ':' || r.Int != 2 {
+		t.Fatalf("EVAL of RPUSH y z: %s", formatReply(r, false))
+	}
+	if got, want := formatReply(blocked.ReadReply(), false), "1) \"l\"\n2) \"y\"\n"; got != want {
+		t.Errorf("the blocked client got\n%swant\n%s", got, want)
+	}
+	if r := c.Do("LRANGE", "l", "0", "-1"); len(r.Elems) != 1 || r.Elems[0].Str != "z" {
+		t.Errorf("the list after the wake-up: %s", formatReply(r, false))
+	}
+}
+
+// TestScriptTouchesWatchedKey: a script's write of a key another client WATCHes makes that
+// client's EXEC fail (a null reply); a script that only reads it does not.
+func TestScriptTouchesWatchedKey(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	skipWithoutScripting(t, s, false)
+	watcher, c := s.RawConn(t), s.RawConn(t)
+	for _, tc := range []struct {
+		script  string
+		aborted bool
+	}{
+		{"return redis.call('get', 'w')", false},
+		{"return redis.call('set', 'w', 'by script')", true},
+		{"return redis.call('incr', 'other')", false},
+	} {
+		expectStatus(t, "WATCH", watcher.Do("WATCH", "w"), "+OK")
+		c.Do("EVAL", tc.script, "0")
+		expectStatus(t, "MULTI", watcher.Do("MULTI"), "+OK")
+		expectStatus(t, "SET queued", watcher.Do("SET", "w", "by exec"), "+QUEUED")
+		r := watcher.Do("EXEC")
+		if aborted := r.Kind == '_'; aborted != tc.aborted {
+			t.Errorf("EXEC after %q: %s (aborted %v, want %v)", tc.script, formatReply(r, false), aborted, tc.aborted)
+		}
+	}
+}
