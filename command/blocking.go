@@ -74,9 +74,9 @@ type blockRequest struct {
 	keys     [][]byte // views into the command's arguments
 }
 
-// CanBlock reports whether the command being run may block: not inside MULTI/EXEC (nor, later,
-// a script), where Redis's blocking commands answer at once as if their time had run out.
-func (ctx *Ctx) CanBlock() bool { return !ctx.Tx.InMulti() }
+// CanBlock reports whether the command being run may block: not inside MULTI/EXEC nor a
+// script, where Redis's blocking commands answer at once as if their time had run out.
+func (ctx *Ctx) CanBlock() bool { return !ctx.inScript && !ctx.Tx.InMulti() }
 
 // Block parks the connection until one of keys holds a value of type typ, or until deadlineMs
 // (unix ms; 0: no limit), when the null array is answered. The handler calls it when it has

@@ -67,6 +67,21 @@ type Ctx struct {
 	blocker    BlockedConn        // the connection, if it can block; nil: Block answers at once
 	rerun      *Blocked           // the blocked command being run again (ServeBlocked), or nil
 	ready      []keyspace.WaitKey // keys the command added that clients wait on (blocked.go)
+	inScript   bool               // a script's command (script.go): it never blocks
+	scriptNow  int64              // inside a script, its start (unix ms): Now's frozen clock
+	// scriptStartUs is a script's start in unix µs: TIME inside the script.
+	scriptStartUs int64
+}
+
+// Now is the time (unix ms) a command's relative times count from (SET … EX, EXPIRE, TTL):
+// inside a script its start, as Redis 7's commandTimeSnapshot (the shards' expiry checks use
+// the same frozen clock), else the keyspace's clock. Families that call ctx.KS.Now() see the
+// real clock inside scripts until they call this instead.
+func (ctx *Ctx) Now() int64 {
+	if ctx.scriptNow != 0 {
+		return ctx.scriptNow
+	}
+	return ctx.KS.Now()
 }
 
 // SetBlockedConn says the connection can block (nil: it cannot; Block then answers the

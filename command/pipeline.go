@@ -50,6 +50,10 @@ type Pipeline struct {
 
 	panics atomic.Int64 // recovered handler panics
 
+	// scriptBusy counts the scripts past busy-reply-threshold (script.go): EVAL scripts in
+	// the low 32 bits, functions in the high ones. Run answers BUSY while it is not 0.
+	scriptBusy atomic.Int64
+
 	// Blocking commands (blocked.go): the connections blocked, and their deadlines.
 	blockedClients atomic.Int64
 	timeouts       timeoutHeap
@@ -96,6 +100,10 @@ func (p *Pipeline) Run(ctx *Ctx, conn Conn, lookupErr string, inline bool) Outco
 		return p.reject(ctx, replyerr.DebugNotAllowed.Error())
 	case cmd.Flags&NoAuth == 0 && conn.AuthRequired():
 		return p.reject(ctx, replyerr.NoAuth.Error())
+	case p.scriptBusy.Load() != 0 && ctx.refuseBusy():
+		// Before the memory check, whose eviction would wait on the busy script's shards
+		// (Redis skips eviction while busy), and before any lock (script.go).
+		return p.reject(ctx, p.BusyError())
 	case p.Evictor.Over() && p.Evictor.Perform() == evict.Fail && ctx.denyOOM():
 		return p.reject(ctx, replyerr.OOM.Error())
 	}

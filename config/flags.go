@@ -26,6 +26,7 @@ var serverFlags = []string{
 	"set-max-intset-entries", "set-max-listpack-entries", "set-max-listpack-value",
 	"list-max-listpack-size",
 	"zset-max-listpack-entries", "zset-max-listpack-value",
+	"busy-reply-threshold",
 }
 
 func enumList(vs []EnumValue) string {

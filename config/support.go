@@ -41,6 +41,7 @@ type DirectiveSupport struct {
 
 // acted lists the directives the server acts on, each with what it does.
 var acted = map[string]string{
+	"busy-reply-threshold":              "milliseconds a script (EVAL, FCALL) runs before other clients are answered BUSY and SCRIPT KILL / FUNCTION KILL may stop it (alias lua-time-limit)",
 	"port":                              "TCP port to accept connections on (0: no TCP listener)",
 	"bind":                              "addresses to listen on; a leading '-' marks one that may be unavailable",
 	"unixsocket":                        "path of a Unix socket to accept connections on",
@@ -235,7 +236,7 @@ func inertReason(name string) string {
 		{"stream-", "no streams yet"}, {"hll-", "no HyperLogLog yet"},
 		{"maxmemory-", "no memory limit is enforced yet"},
 		{"acl", "no ACL yet"},
-		{"tracking-", "no client tracking yet"}, {"busy-reply", "no scripting yet"},
+		{"tracking-", "no client tracking yet"},
 		{"syslog-", "logs go to logfile or standard output only"},
 		{"io-threads", "readiness loops are sized by the CPU count"},
 		{"enable-module", "no modules"}, {"propagation-error", "no replication yet"},

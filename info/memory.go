@@ -8,8 +8,8 @@ import (
 )
 
 // writeMemory is # Memory. used_memory is every arena's charge plus the Go runtime's live heap and
-// stacks; used_memory_dataset is the keyspace's charge, exact. Scripting, replication, AOF
-// and cluster memory are 0 because none of them exists here. Left out: jemalloc's own
+// stacks; used_memory_dataset is the keyspace's charge, exact. Replication, AOF and cluster
+// memory are 0 because none of them exists here. Left out: jemalloc's own
 // figures (allocator_allocated, _active, _resident and the ratios and byte counts derived from
 // them: allocator_frag_*, allocator_rss_*, rss_overhead_*), which kvserver's allocator does
 // not keep — mem_fragmentation_ratio relates RSS to used_memory as Redis's does.
@@ -30,19 +30,20 @@ func writeMemory(e *env, f fields) bool {
 	f.int("used_memory_dataset", dataset)
 	f.str("used_memory_dataset_perc", percent(dataset, used-startup))
 	f.bytes("total_system_memory", totalSystemMemory())
-	// No Lua and no functions: the VMs and script caches are empty (Redis's names, the
-	// deprecated used_memory_lua included).
-	f.int("used_memory_lua", 0)
-	f.int("used_memory_vm_eval", 0)
-	f.str("used_memory_lua_human", bytesHuman(0))
-	f.int("used_memory_scripts_eval", 0)
-	f.int("number_of_cached_scripts", 0)
-	f.int("number_of_functions", 0)
-	f.int("number_of_libraries", 0)
-	f.int("used_memory_vm_functions", 0)
-	f.bytes("used_memory_vm_total", 0)
-	f.int("used_memory_functions", 0)
-	f.bytes("used_memory_scripts", 0)
+	// Scripting (Redis's names, the deprecated used_memory_lua included): the VMs are the
+	// pooled Lua states, the scripts the caches of EVAL scripts and function libraries.
+	sc := m.Scripting
+	f.int("used_memory_lua", sc.VMEval)
+	f.int("used_memory_vm_eval", sc.VMEval)
+	f.str("used_memory_lua_human", bytesHuman(sc.VMEval))
+	f.int("used_memory_scripts_eval", sc.ScriptsEval)
+	f.int("number_of_cached_scripts", sc.CachedScripts)
+	f.int("number_of_functions", sc.NumFunctions)
+	f.int("number_of_libraries", sc.NumLibraries)
+	f.int("used_memory_vm_functions", sc.VMFunctions)
+	f.bytes("used_memory_vm_total", sc.VMEval+sc.VMFunctions)
+	f.int("used_memory_functions", sc.Functions)
+	f.bytes("used_memory_scripts", sc.ScriptsEval+sc.Functions)
 	f.bytes("maxmemory", maxmem)
 	f.str("maxmemory_policy", e.cfg.MaxMemoryPolicy())
 	f.float2("mem_fragmentation_ratio", float64(rss)/float64(max(used, 1)))

@@ -70,6 +70,19 @@ type Memory struct {
 	Startup   int64 // used_memory_startup: used_memory when the server began listening
 	GoRuntime int64 // kvserver's own used_memory_go_runtime: the Go heap live at the last GC, and stacks
 	Clients   int64 // mem_clients_normal: the buffers the clients hold
+	Scripting Scripting
+}
+
+// Scripting is # Memory's scripting fields: the Lua states and caches of EVAL scripts and of
+// functions. Each part of scripting fills its own fields.
+type Scripting struct {
+	VMEval        int64 // used_memory_vm_eval (and the deprecated used_memory_lua): EVAL's Lua states
+	ScriptsEval   int64 // used_memory_scripts_eval: the cached scripts
+	CachedScripts int64 // number_of_cached_scripts
+	VMFunctions   int64 // used_memory_vm_functions: the functions' Lua states
+	Functions     int64 // used_memory_functions: the function libraries
+	NumFunctions  int64 // number_of_functions
+	NumLibraries  int64 // number_of_libraries
 }
 
 // Stats are the server's counters, as INFO prints them (CONFIG RESETSTAT already applied).

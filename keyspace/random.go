@@ -21,7 +21,7 @@ func (s *Shard) RandomKeyLocked(db int) (alloc.Handle, bool) {
 			return 0, false
 		}
 		when, has := object.Expire(s.arena, h)
-		if !has || !expired(when, s.ks.Now()) {
+		if !has || !expired(when, s.now()) {
 			return h, true
 		}
 		key := object.Key(s.arena, h)

@@ -18,7 +18,7 @@ func (s *Shard) ScanLocked(db int, cursor uint64, fn func(h alloc.Handle)) uint6
 	for _, h := range s.scratch {
 		if when, has := object.Expire(s.arena, h); has {
 			if now == 0 {
-				now = s.ks.Now()
+				now = s.now()
 			}
 			if expired(when, now) {
 				key := object.Key(s.arena, h)

@@ -69,6 +69,11 @@ type Shard struct {
 	// block is the shard's blocking-key registry (blocking.go). Guarded by mu.
 	block blockTable
 
+	// frozenNow, when not 0, is the time (unix ms) the shard's expiry checks use instead of
+	// the clock: a script's start while the script holds the shard (FreezeClockLocked), as
+	// Redis 7's script time snapshot. Guarded by mu.
+	frozenNow int64
+
 	_ [64]byte
 }
 
@@ -140,7 +145,7 @@ func (s *Shard) LookupFlagsLocked(db int, key []byte, flags LookupFlags) (alloc.
 		return 0, false
 	}
 	h := p.Handle()
-	if when, has := object.Expire(s.arena, h); has && flags&LookupNoExpire == 0 && expired(when, s.ks.Now()) {
+	if when, has := object.Expire(s.arena, h); has && flags&LookupNoExpire == 0 && expired(when, s.now()) {
 		s.removeAt(d, p, hash)
 		s.noteExpired(db, key)
 		s.touchWatched(db, key, false)
@@ -232,7 +237,7 @@ func (s *Shard) ReplaceFlagsLocked(db int, key []byte, h alloc.Handle, flags Loo
 	newWhen, newHas := object.Expire(s.arena, h)
 	same := oldHas && newHas && oldWhen == newWhen
 	replaced = true
-	if oldHas && expired(oldWhen, s.ks.Now()) {
+	if oldHas && expired(oldWhen, s.now()) {
 		s.noteExpired(db, key)
 		replaced = false
 	}

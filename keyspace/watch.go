@@ -169,7 +169,7 @@ func (s *Shard) logicallyExpired(db int, key []byte) bool {
 		return false
 	}
 	when, has := object.Expire(s.arena, p.Handle())
-	return has && expired(when, s.ks.Now())
+	return has && expired(when, s.now())
 }
 
 // exists reports whether key is present in database db, expired or not (Redis's dictFind).

@@ -18,6 +18,9 @@
 // listpack-encoded list as one packed node, a quicklist's nodes as they are, plain ones included.
 // A sorted set is written as Redis 7.2 does (zsets.go): a listpack as type 17, a skiplist as type
 // 5, its pairs from the highest score down, encoded whole under its shard's lock like a hash table.
+// The function libraries (Persister.Functions, functions.go) are written before the databases,
+// as Redis writes them (opcode 245), with their codes as of the snapshot's start; a load
+// creates them again, and one that fails fails the load.
 //
 // Loading decodes the file in one goroutine and inserts in several, each owning a fixed subset
 // of the shards, so that no two inserters share a lock. A value stored as elements streams

@@ -34,6 +34,10 @@ type LoadOptions struct {
 	// Merge replaces a key that exists already instead of refusing the file (DEBUG RELOAD
 	// MERGE, Redis's RDBFLAGS_ALLOW_DUP).
 	Merge bool
+	// OnFunction, when set, is given the code of each function library of the file (see
+	// rdb.Decoder.OnFunction); its error fails the load. Without it a library fails the load as
+	// an unsupported opcode.
+	OnFunction func(code []byte) error
 }
 
 // LoadResult is what Load read.
@@ -101,6 +105,7 @@ func Load(ks *keyspace.Keyspace, r io.Reader, opt LoadOptions) (LoadResult, erro
 	res := LoadResult{}
 	d := rdb.NewDecoder(r)
 	d.ReuseBuffers = true // entries are copied into batches at once
+	d.OnFunction = opt.OnFunction
 	if !opt.LocksHeld {
 		d.OnResizeDB = func(db int, keys, _ uint64) { ks.ExpandForLoad(db, int64(keys)) }
 		defer ks.EndLoad()

@@ -70,6 +70,9 @@ type Persister struct {
 	// OnChange, when set, is called after a background save ends and when a load starts or
 	// ends: what WritesRefused and Loading answer may have changed.
 	OnChange func()
+	// Functions, when set, are the function libraries every snapshot writes and every load
+	// reads (functions.go); set it before the first save or load.
+	Functions Functions
 
 	mu       sync.Mutex
 	idle     *sync.Cond  // signalled when no snapshot runs any more
@@ -153,13 +156,13 @@ func (p *Persister) options(st Settings, locksHeld bool, cancel *atomic.Bool, pr
 	return SnapshotOptions{
 		Compress: st.Compress, Checksum: st.Checksum, RedisVer: st.RedisVer, UsedMem: st.UsedMem,
 		Access: st.Access, KeyDelay: st.KeyDelay, Progress: progress, LocksHeld: locksHeld,
-		Cancel: cancel, Workers: walkers(locksHeld),
+		Cancel: cancel, Workers: walkers(locksHeld), Functions: p.functionCodes(),
 	}
 }
 
 // start fixes a save's instant: the keys it will write, its dirty count, its snapshot.
 func (p *Persister) start(st Settings, locksHeld, cancellable bool) (*Snapshot, int64) {
-	dirty := p.ks.Dirty()
+	dirty := p.dirty()
 	var total int64
 	for db := range p.ks.Databases() {
 		total += p.ks.Keys(db)
@@ -356,6 +359,9 @@ func (p *Persister) FlushedAll() error {
 		e.Compress, e.Checksum = st.Compress, st.Checksum
 		e.WriteHeader()
 		e.WriteStandardAux(st.RedisVer, time.Now().Unix(), st.UsedMem)
+		for _, code := range p.functionCodes() { // FLUSHALL keeps the libraries
+			e.WriteFunction(code)
+		}
 		return e.Finish()
 	}, func(rename func() error) error {
 		p.mu.Lock()
@@ -366,7 +372,7 @@ func (p *Persister) FlushedAll() error {
 		p.flushSeq++
 		p.lastSave = time.Now()
 		p.saves++
-		p.dirtyAtSave = p.ks.Dirty()
+		p.dirtyAtSave = p.dirty()
 		p.lastBgStatus = nil
 		return nil
 	})
@@ -388,7 +394,7 @@ func (p *Persister) Cron(now time.Time) {
 		return
 	}
 	st := p.settings()
-	changes := p.ks.Dirty() - p.dirtyAtSave
+	changes := p.dirty() - p.dirtyAtSave
 	due := false
 	for _, sp := range st.SavePoints {
 		if changes >= sp.Changes && now.Sub(p.lastSave) > time.Duration(sp.Seconds)*time.Second &&
@@ -461,13 +467,14 @@ func (p *Persister) LoadFile(path string, locksHeld, merge bool) (LoadResult, er
 	p.setLoading(true)
 	res, err := Load(p.ks, &progressReader{r: f, n: &p.loadBytes}, LoadOptions{
 		Now: p.ks.Now, KeyDelay: st.LoadDelay, Progress: &p.loadProgress, LocksHeld: locksHeld, Merge: merge,
+		OnFunction: p.onFunction(merge),
 	})
 	p.lastLoadKeys.Store(res.Keys)
 	p.lastLoadExp.Store(res.Expired)
 	if err == nil {
 		// What was just loaded is what the file holds: no changes since the last save.
 		p.mu.Lock()
-		p.dirtyAtSave = p.ks.Dirty()
+		p.dirtyAtSave = p.dirty()
 		p.mu.Unlock()
 	}
 	if err == nil || locksHeld {
@@ -515,7 +522,7 @@ func (p *Persister) Stats() Stats {
 		LoadingStart:         p.loadStart.Load(),
 		LoadingTotalBytes:    p.loadTotal.Load(),
 		LoadingKeys:          p.loadProgress.Load(),
-		ChangesSinceLastSave: p.ks.Dirty() - p.dirtyAtSave,
+		ChangesSinceLastSave: p.dirty() - p.dirtyAtSave,
 		BgsaveInProgress:     p.active == kindBG || p.active == kindSync,
 		LastSaveTime:         p.lastSave.Unix(),
 		LastBgsaveOK:         p.lastBgStatus == nil,

@@ -35,6 +35,9 @@ type SnapshotOptions struct {
 	// Cancel, when set and true, abandons the snapshot (a shutdown does not wait for a
 	// background save): WriteSnapshot returns ErrCancelled once every walk has ended.
 	Cancel *atomic.Bool
+	// Functions are the codes of the function libraries, written before the databases as
+	// Redis does (opcode 245).
+	Functions [][]byte
 }
 
 // ErrCancelled is WriteSnapshot's error when SnapshotOptions.Cancel was set.
@@ -119,6 +122,9 @@ func (sn *Snapshot) Encode(w io.Writer) (SnapshotResult, error) {
 	}
 	out.WriteHeader()
 	out.WriteStandardAux(opt.RedisVer, now().Unix(), opt.UsedMem)
+	for _, code := range opt.Functions {
+		out.WriteFunction(code)
+	}
 	for db, sz := range sizes {
 		if sz.Keys > 0 {
 			out.SelectDB(db)

@@ -64,6 +64,10 @@ type Decoder struct {
 	// OnResizeDB, when set, is told of each RESIZEDB hint: the database and its key and
 	// expire counts (a loader sizes its tables from it).
 	OnResizeDB func(db int, keys, expires uint64)
+	// OnFunction, when set, is given the code of each function library of the file (opcode
+	// 245), a new slice it may keep; its error stops decoding ("Failed loading library, …").
+	// Without it a library is an *UnsupportedOpcodeError.
+	OnFunction func(code []byte) error
 
 	elems    elemState // the elements of the last entry not read yet (collection.go)
 	skipping bool      // drain: elements read only to be skipped, into reused buffers
@@ -376,8 +380,12 @@ func (d *Decoder) next() (Entry, error) {
 			return Entry{}, d.finish()
 		case opModuleAux:
 			return Entry{}, &UnsupportedOpcodeError{t, "module auxiliary data"}
-		case opFunction2, opFunctionPreGA:
-			return Entry{}, &UnsupportedOpcodeError{t, "functions"}
+		case opFunction2:
+			if err := d.readFunction(); err != nil {
+				return Entry{}, err
+			}
+		case opFunctionPreGA:
+			return Entry{}, &UnsupportedOpcodeError{t, "pre-release functions"}
 		case TypeString, TypeSet, TypeHash, TypeHashZipmap, TypeSetIntset, TypeHashZiplist,
 			TypeHashListpack, TypeSetListpack,
 			TypeList, TypeListZiplist, TypeListQuicklist, TypeListQuicklist2,

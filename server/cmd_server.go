@@ -19,10 +19,11 @@ func serverCommands() []*command.Command {
 }
 
 // shutdownCommand: SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE] [ABORT]. There is no replica to wait
-// for, and ABORT never finds a shutdown in progress. The save (SAVE, or by default when save
-// points exist) is made with every shard locked (ShutdownSave); when it fails the reply is
-// Redis's error and the server goes on, unless FORCE. Success closes every connection without
-// a reply; the process exits 0.
+// for, and ABORT never finds a shutdown in progress. While a script is busy only NOSAVE is
+// accepted (the others answer BUSY, as Redis); Shutdown stops the script. The save (SAVE, or
+// by default when save points exist) is made with every shard locked (ShutdownSave); when it
+// fails the reply is Redis's error and the server goes on, unless FORCE. Success closes every
+// connection without a reply; the process exits 0.
 func shutdownCommand(c *client, args querybuf.Args) {
 	abort, save, nosave, force, other := false, false, false, false, false
 	for i := 1; i < args.Len(); i++ {
@@ -51,6 +52,12 @@ func shutdownCommand(c *client, args querybuf.Args) {
 		c.w.Error("ERR No shutdown in progress.")
 		return
 	}
+	if !nosave && c.srv.scripting.scripts.Busy() {
+		// Redis's shutdownCommand: while a script is busy only SHUTDOWN NOSAVE may end the
+		// server (a save would wait for the script's locks).
+		c.w.Error(c.srv.pipeline.BusyError())
+		return
+	}
 	c.srv.log.Info("User requested shutdown...", zap.Int64("client", c.id))
 	if c.srv.ShouldSaveOnShutdown(save, nosave) {
 		if err := c.srv.ShutdownSave(); err != nil && !force {
@@ -59,5 +66,5 @@ func shutdownCommand(c *client, args querybuf.Args) {
 		}
 	}
 	c.closeAfterReply = true
-	go c.srv.Shutdown()
+	go c.srv.Shutdown() // stops running scripts too
 }

@@ -42,6 +42,7 @@ func (s *Server) commandFamilies() [][]*command.Command {
 		testOnlyCommands(),
 		txfamily.Commands(),
 		geofamily.Commands(),
+		s.scripting.family.Commands(),
 	}
 }
 

@@ -82,6 +82,9 @@ func (h debugHooks) LoadLocked(merge bool) error {
 	return err
 }
 
+// FlushFunctions removes every function library (DEBUG RELOAD's flush).
+func (h debugHooks) FlushFunctions() { h.s.scripting.family.Functions.Flush() }
+
 // Sleep is DEBUG SLEEP's: Options.Sleep when a test gave one (a fake clock advances), else a
 // timer that the shutdown cuts short when it stops waiting for running commands (Abandon). A
 // shutdown waits for it until then, up to shutdown-timeout, as for any command in progress.

@@ -54,7 +54,8 @@ func (src *infoSource) Memory() info.Memory {
 	s := (*Server)(src)
 	used := s.usedMemory()
 	return info.Memory{Used: used, Peak: max(s.stats.usedMemoryPeak.Load(), used),
-		Startup: s.startupMemory, GoRuntime: s.cron.goLive.Load(), Clients: s.clientsMemory()}
+		Startup: s.startupMemory, GoRuntime: s.cron.goLive.Load(), Clients: s.clientsMemory(),
+		Scripting: s.scriptingInfo()}
 }
 
 // clientsMemory is mem_clients_normal: the buffers the clients hold.

@@ -104,7 +104,8 @@ type Server struct {
 	// startupMemory is used memory once New is done (MEMORY STATS' startup.allocated, INFO
 	// used_memory_startup); set once, before any client.
 	startupMemory int64
-	observe       observeState // slow log, latency monitor, command statistics (observe.go)
+	observe       observeState   // slow log, latency monitor, command statistics (observe.go)
+	scripting     scriptingState // Lua scripts and functions (scripting.go)
 
 	logThrottles [numLogKinds]logging.Throttle // rate limits of the messages clients cause
 
@@ -203,7 +204,9 @@ func New(opts Options) (*Server, error) {
 	s.hub = pubsub.New()
 	s.pipeline.Publisher = s.hub // keyspace notifications reach subscribers through the hub
 	s.startPersistence()
+	s.startScripting()
 	s.cmds = command.New(s.commandFamilies()...)
+	s.scriptingTableReady()
 	s.startObserving()
 	if err := s.applyRenames(); err != nil {
 		ks.Close()
@@ -330,13 +333,20 @@ func (s *Server) clientsSnapshot() []*client {
 	return out
 }
 
-// Shutdown stops accepting, closes every client and waits for their goroutines. Safe to call
-// more than once and from a client's own goroutine (SHUTDOWN), which it then does not wait for.
+// Shutdown stops accepting, stops running scripts, closes every client and waits for their
+// goroutines. Safe to call more than once and from a client's own goroutine (SHUTDOWN), which
+// it then does not wait for.
 func (s *Server) Shutdown() {
 	s.shutdownOnce.Do(func() {
 		s.closing.Store(true)
 		close(s.done)
 		s.closeListeners()
+		// Running scripts are stopped, written or not, so that their connections can close
+		// (SHUTDOWN NOSAVE while a script is busy): without a save nothing they did lasts,
+		// and a save waited for their locks, so none had begun before it.
+		if sc := s.scripting.scripts; sc != nil {
+			sc.KillAll()
+		}
 		for _, c := range s.clientsSnapshot() {
 			c.killed.Store(true)
 			if !s.closeParked(c) {

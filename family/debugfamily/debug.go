@@ -87,9 +87,9 @@ func debugHelp(ctx *command.Ctx) {
 }
 
 // debugReload: DEBUG RELOAD [MERGE] [NOFLUSH] [NOSAVE] — save the dataset (unless NOSAVE),
-// empty it (unless NOFLUSH) and load the file again, replacing keys that exist with MERGE
-// (else such a key fails the load), every shard locked throughout (debugShards), as Redis's is
-// synchronous. Its errors are Redis's.
+// empty it and the function libraries (unless NOFLUSH) and load the file again, replacing keys
+// (and libraries) that exist with MERGE (else such a key fails the load), every shard locked
+// throughout (debugShards), as Redis's is synchronous. Its errors are Redis's.
 func (f *family) debugReload(ctx *command.Ctx) {
 	save, flush, merge := true, true, false
 	for i := 2; i < ctx.Args.Len(); i++ {
@@ -113,6 +113,7 @@ func (f *family) debugReload(ctx *command.Ctx) {
 	}
 	if flush {
 		ctx.KS.FlushAllLocked()
+		f.srv.FlushFunctions()
 	}
 	if err := f.srv.LoadLocked(merge); err != nil {
 		ctx.W.Error("ERR Error trying to load the RDB dump")

@@ -47,6 +47,7 @@ func (s *fakeServer) WithClientArena(fn func(a *alloc.Arena)) {
 	fn(s.clientArena)
 }
 func (s *fakeServer) SaveLocked() error     { s.saves++; return nil }
+func (s *fakeServer) FlushFunctions()       {}
 func (s *fakeServer) LoadLocked(bool) error { s.loads++; return nil }
 
 // world is a keyspace with a fake clock, the family's table with a few rows of other families,

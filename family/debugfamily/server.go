@@ -35,6 +35,9 @@ type Server interface {
 	// LoadLocked loads the snapshot file into the keyspace while the caller holds every
 	// shard's lock (DEBUG RELOAD); merge replaces keys that exist instead of failing.
 	LoadLocked(merge bool) error
+	// FlushFunctions removes every function library (DEBUG RELOAD empties them with the
+	// keyspace, as Redis's emptyData).
+	FlushFunctions()
 }
 
 // ServerMemory are the server's own memory figures, in bytes.

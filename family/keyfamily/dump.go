@@ -115,7 +115,7 @@ func restoreCommand(ctx *command.Ctx) {
 		return
 	}
 	var expireAt int64
-	now := ctx.KS.Now()
+	now := ctx.Now()
 	if ttl > 0 {
 		expireAt = ttl
 		if !absTTL {

@@ -36,7 +36,7 @@ func pexpireatCommand(ctx *command.Ctx) { expireGenericCommand(ctx, "pexpireat",
 // deleted for a time not after now), 0 for a missing key or a failed NX/XX/GT/LT condition.
 // Relative commands add the command's time to their argument.
 func expireGenericCommand(ctx *command.Ctx, name string, relative, seconds bool) {
-	now := ctx.KS.Now()
+	now := ctx.Now()
 	flags, err := parseExtendedExpireArguments(ctx)
 	if err != nil {
 		ctx.W.Error(err.Error())

@@ -44,7 +44,7 @@ func opTTL(ctx *command.Ctx, key []byte, abs bool) int64 {
 		return ttlNoExpire
 	}
 	if !abs {
-		when -= ctx.KS.Now()
+		when -= ctx.Now()
 	}
 	return max(when, 0)
 }

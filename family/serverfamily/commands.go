@@ -24,12 +24,6 @@ func Commands(h Host) []*command.Command {
 			{Name: "rewrite", Locking: command.LockNone, Handler: f.configRewriteCommand},
 			{Name: "help", Locking: command.LockNone, Handler: configHelpCommand},
 		}},
-		{Name: "function", Subcommands: []*command.Command{
-			{Name: "flush", Locking: command.LockNone, Handler: functionFlushCommand},
-		}},
-		{Name: "script", Subcommands: []*command.Command{
-			{Name: "flush", Locking: command.LockNone, Handler: scriptFlushCommand},
-		}},
 	}
 }
 

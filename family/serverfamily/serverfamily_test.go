@@ -93,10 +93,6 @@ func TestServerFamily(t *testing.T) {
 	}{
 		{remote, "TIME", "*2\r\n$10\r\n1700000000\r\n$6\r\n123456\r\n"},
 		{remote, "COMMAND COUNT", fmt.Sprintf(":%d\r\n", wd.h.tab.Count())},
-		{remote, "FUNCTION FLUSH", "+OK\r\n"},
-		{remote, "FUNCTION FLUSH lazy", "-ERR FUNCTION FLUSH only supports SYNC|ASYNC option\r\n"},
-		{remote, "SCRIPT FLUSH ASYNC", "+OK\r\n"},
-		{remote, "SCRIPT FLUSH SYNC extra", "-ERR unknown subcommand or wrong number of arguments for 'FLUSH'. Try SCRIPT HELP.\r\n"},
 		{remote, "CONFIG SET hz", "-ERR wrong number of arguments for 'config|set' command\r\n"},
 		{remote, "CONFIG SET hz 20 maxmemory-samples", "-ERR syntax error\r\n"},
 		{remote, "CONFIG SET hz 20", "+OK\r\n"},

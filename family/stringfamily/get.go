@@ -80,7 +80,7 @@ func getexCommand(ctx *command.Ctx) {
 		ctx.W.Null()
 		return
 	}
-	now := ctx.KS.Now()
+	now := ctx.Now()
 	var when int64
 	if expireArg != nil {
 		if when, err = expireMilliseconds(ctx.Cmd.FullName, expireArg, flags, now); err != nil {

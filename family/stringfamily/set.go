@@ -15,7 +15,7 @@ func setCommand(ctx *command.Ctx) {
 		return
 	}
 	var expireAt int64
-	now := ctx.KS.Now()
+	now := ctx.Now()
 	if expireArg != nil {
 		var err error
 		if expireAt, err = expireMilliseconds(ctx.Cmd.FullName, expireArg, flags, now); err != nil {
@@ -40,7 +40,7 @@ func psetexCommand(ctx *command.Ctx) { setexGenericCommand(ctx, setPX) }
 // setexGenericCommand is SETEX and PSETEX: SET with a relative expire in unit (setEX, setPX),
 // which must be a positive integer.
 func setexGenericCommand(ctx *command.Ctx, unit int) {
-	now := ctx.KS.Now()
+	now := ctx.Now()
 	expireAt, err := expireMilliseconds(ctx.Cmd.FullName, ctx.Args.Arg(2), unit, now)
 	if err != nil {
 		ctx.W.Error(err.Error())
