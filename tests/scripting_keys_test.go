@@ -44,7 +44,7 @@ func TestScriptKeyspaceEvents(t *testing.T) {
 
 // bumpUndeclared increments {prefix}:a, then copies it into {prefix}:b, with a read-modify-write
 // of a shared counter between: a reader seeing a != b, or a lost count, is a broken run. It
-// declares no key: BullMQ-style, it builds its key names from ARGV.
+// uses no declared key: BullMQ-style, it builds its key names from ARGV.
 const bumpUndeclared = `
 local p = ARGV[1]
 local n = redis.call('INCR', p .. ':a')
@@ -57,20 +57,30 @@ return n`
 const bumpAfterWrite = `
 redis.call('INCR', KEYS[1])` + bumpUndeclared
 
-// TestScriptUndeclaredKeysAtomic: scripts that declare no key and build their key names from
-// ARGV run concurrently with MULTI/EXEC readers and plain INCRs of the same keys. Every run
-// succeeds, none is seen half done (the readers always find a and b equal), and no increment is
-// lost.
+// TestScriptUndeclaredKeysAtomic: scripts that build their key names from ARGV — declaring none,
+// or writing their declared key first — run concurrently with MULTI/EXEC readers and plain
+// INCRs of the same keys. Every run succeeds, none is seen half done (the readers always find a
+// and b equal), and no increment is lost. Each script runs once alone first (kvserver learns
+// then that it touches undeclared keys: TestScriptUndeclaredKeysFirstRun).
 func TestScriptUndeclaredKeysAtomic(t *testing.T) {
 	t.Parallel()
 	s := startServer(t)
 	skipWithoutScripting(t, s, false)
-	runUndeclared(t, s, bumpUndeclared, false)
+	c := s.Client(t)
+	for _, script := range []string{bumpUndeclared, bumpAfterWrite} {
+		if err := redis.NewScript(script).Run(context.Background(), c, []string{"declared:warmup"}, "warmup").Err(); err != nil {
+			t.Fatalf("the first run, alone: %v", err)
+		}
+	}
+	if err := c.Del(context.Background(), "shared:counter").Err(); err != nil {
+		t.Fatal(err)
+	}
+	runUndeclared(t, s)
 }
 
-// TestScriptUndeclaredKeysAfterWrite: the same with scripts that write their declared key
-// first and then touch the undeclared ones, which Redis allows as well.
-func TestScriptUndeclaredKeysAfterWrite(t *testing.T) {
+// TestScriptUndeclaredKeysFirstRun: the same without the runs alone first, so that the scripts'
+// first runs meet contention on keys they did not declare.
+func TestScriptUndeclaredKeysFirstRun(t *testing.T) {
 	t.Parallel()
 	s := startServer(t)
 	skipWithoutScripting(t, s, false)
@@ -81,14 +91,14 @@ func TestScriptUndeclaredKeysAfterWrite(t *testing.T) {
 		// script lock every shard. Redis never refuses such a key.
 		t.Skip("kvserver refuses an undeclared key after a write on a script's first run under contention")
 	}
-	runUndeclared(t, s, bumpAfterWrite, true)
+	runUndeclared(t, s)
 }
 
-// runUndeclared runs script (bumpUndeclared's contract; with declared, one key declared) from
-// several clients at once, with readers and INCRs beside, and checks the outcome.
-func runUndeclared(t *testing.T, s *server, script string, declared bool) {
+// runUndeclared runs bumpUndeclared (even writers) and bumpAfterWrite (odd ones) from several
+// clients at once, with readers and INCRs beside, and checks the outcome.
+func runUndeclared(t *testing.T, s *server) {
 	ctx := context.Background()
-	bump := redis.NewScript(script)
+	scripts := []*redis.Script{redis.NewScript(bumpUndeclared), redis.NewScript(bumpAfterWrite)}
 	const (
 		writers  = 4
 		runs     = 150
@@ -108,13 +118,10 @@ func runUndeclared(t *testing.T, s *server, script string, declared bool) {
 		go func(w int) {
 			defer wg.Done()
 			c := s.Client(t)
-			var keys []string
-			if declared {
-				keys = []string{fmt.Sprintf("declared:%d", w)}
-			}
+			keys := []string{fmt.Sprintf("declared:%d", w)} // unused by bumpUndeclared
 			for i := 0; i < runs; i++ {
 				p := fmt.Sprintf("bull:%d", (w+i)%prefixes)
-				if err := bump.Run(ctx, c, keys, p).Err(); err != nil {
+				if err := scripts[w%2].Run(ctx, c, keys, p).Err(); err != nil {
 					report(fmt.Errorf("writer %d run %d: %v", w, i, err))
 					return
 				}
