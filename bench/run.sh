@@ -42,10 +42,14 @@
 #      Z_MEM_ROUNDS; drawn by bench/chart -bars); ops per server CPU-second of redis-benchmark -t
 #      zadd,zpopmin -P 16 (ZPOPMIN as many as the ZADDs left), and of ZRANK of random members and
 #      ZRANGE by rank from the middle of a loaded 1,000,000-member sorted set
+#  11  scripts (issue 23): EVALSHA of a script of three commands on one key (GET, INCR, EXPIRE),
+#      the keys spread over 1,000,000 (-r), by redis-benchmark at -P 1 and -P 16 — ops/s and ops
+#      per server CPU-second (target for kvserver ≥ 0.8× Redis); a fresh server per side, every
+#      run checked free of error replies and counted in INFO commandstats
 #
 # Environment (defaults in parentheses; QUICK=1 lowers the counts for a ~2-minute smoke test):
 #   ROUNDS (5)            rounds per measurement; figures that count need at least 5
-#   ONLY ("1 2 3 4 5 6 7 8 9 10") which measurements to run
+#   ONLY ("1 2 3 4 5 6 7 8 9 10 11") which measurements to run
 #   KVSERVER (build it)   run this binary as the kvserver side, e.g. /usr/bin/redis-server to
 #                         check the script itself
 #   OUT (BENCHMARKS.md)   report path; CHART (bench/bytes-per-key.svg) chart path
@@ -60,7 +64,7 @@
 #                         --maxmemory-policy allkeys-lru": the memory limit set but not reached
 # and the counts below (TP_N1, TP_N16, MEM_KEYS, IDLE_CONNS, LAT_RATE, P_ROUNDS, SAVE_KEYS,
 # PS_SUBS, PS_MSGS, PS_IDLE, HS_FIELDS, HS_N, L_ELEMS, L_N, L_BLOCKED, L_WAKE_ROUNDS, Z_MEMBERS,
-# Z_SETS, Z_N, Z_RANK_MEMBERS, Z_RANK_N, …).
+# Z_SETS, Z_N, Z_RANK_MEMBERS, Z_RANK_N, SC_N1, SC_N16, …).
 set -euo pipefail
 
 # How the run was asked for, before the defaults below fill the variables in.
@@ -80,9 +84,10 @@ if [ "$QUICK" = 1 ]; then
   : "${L_ELEMS:=100000}" "${L_LISTS:=10000}" "${L_N:=100000}" "${L_LRANGE_SCALE:=5}"
   : "${L_BLOCKED:=2000}" "${L_WAKE_ROUNDS:=2000}"
   : "${Z_MEMBERS:=100000}" "${Z_SETS:=10000}" "${Z_N:=100000}" "${Z_RANK_MEMBERS:=100000}" "${Z_RANK_N:=50000}"
+  : "${SC_N1:=20000}" "${SC_N16:=100000}"
 fi
 ROUNDS=${ROUNDS:-5}
-ONLY=${ONLY:-1 2 3 4 5 6 7 8 9 10}
+ONLY=${ONLY:-1 2 3 4 5 6 7 8 9 10 11}
 SERVER_ARGS=${SERVER_ARGS:-}
 TP_N1=${TP_N1:-300000}          # requests per redis-benchmark run at -P 1 (a few seconds each)
 TP_N16=${TP_N16:-2000000}       # … and at -P 16
@@ -142,6 +147,8 @@ Z_N=${Z_N:-1000000}             # 10b: requests per -P 16 run of ZADD (ZPOPMIN: 
 Z_RANK_MEMBERS=${Z_RANK_MEMBERS:-1000000} # … members of the sorted set the rank runs read (member:%012d, score i) …
 Z_RANK_N=${Z_RANK_N:-500000}    # … requests per -P 16 run of ZRANK and of ZRANGE by rank
 Z_PARTS=${Z_PARTS:-a b}         # parts of 10 to run: a memory, b speed
+SC_N1=${SC_N1:-200000}          # 11: EVALSHA requests per run at -P 1 …
+SC_N16=${SC_N16:-1000000}       # … and at -P 16
 VALUE=85                        # value size of items 1, 2, 4 and 6
 OUT=${OUT:-$ROOT/BENCHMARKS.md}
 CHART=${CHART:-$ROOT/bench/bytes-per-key.svg}
@@ -1084,6 +1091,82 @@ measure_zsets_speed() {
   stop_server redis
 }
 
+# SC_SCRIPT is measurement 11's script: three commands on its one key, as a rate limiter or a
+# counter with a lifetime would run them.
+SC_SCRIPT="redis.call('GET', KEYS[1]) local n = redis.call('INCR', KEYS[1]) redis.call('EXPIRE', KEYS[1], 3600) return n"
+SC_TESTS=("1 $SC_N1" "16 $SC_N16")
+
+# sc_load loads SC_SCRIPT into side's server and prints its SHA1, checked against sha1sum's.
+sc_load() {
+  local side=$1 sha want
+  sha=$(timeout 30 redis-cli -p "${PORT[$side]}" SCRIPT LOAD "$SC_SCRIPT")
+  want=$(printf '%s' "$SC_SCRIPT" | sha1sum | cut -d' ' -f1)
+  [ "$sha" = "$want" ] || { echo "${NAME[$side]}: SCRIPT LOAD answered '$sha', want $want" >&2; return 1; }
+  echo "$sha"
+}
+
+# cmdstat_calls prints the calls of INFO commandstats' cmdstat_<name> (0 when never called).
+cmdstat_calls() {
+  timeout 30 redis-cli -p "$1" INFO commandstats | tr -d '\r' |
+    awk -F'[:,=]' -v f="cmdstat_$2" '$1 == f { print $3; found = 1 } END { if (!found) print 0 }'
+}
+
+# sc_one runs one redis-benchmark EVALSHA run of n requests at -P p against side's server and
+# records ops/s, ops per server CPU-second and p50/p99; a run with an error reply, or whose
+# EVALSHA calls INFO commandstats does not count, fails.
+sc_one() {
+  local side=$1 sha=$2 p=$3 n=$4 r=$5 port=${PORT[$1]} e0 e1 c0 c1 t0 t1 csv rps p50 p99 cpu id
+  e0=$(info_field "$port" stats total_error_replies)
+  c0=$(cmdstat_calls "$port" evalsha)
+  t0=$(cpu_ticks "${PID[$side]}")
+  csv=$(timeout 600 redis-benchmark -p "$port" -c 50 -n "$n" -P "$p" -r "$TP_KEYS" --csv \
+    EVALSHA "$sha" 1 key:__rand_int__ | sed -n 2p | tr -d '"')
+  t1=$(cpu_ticks "${PID[$side]}")
+  e1=$(info_field "$port" stats total_error_replies)
+  c1=$(cmdstat_calls "$port" evalsha)
+  [ "$e0" = "$e1" ] || { echo "${NAME[$side]}: $((e1 - e0)) error replies during EVALSHA -P $p" >&2; return 1; }
+  [ "$((c1 - c0))" = "$n" ] || { echo "${NAME[$side]}: $((c1 - c0)) EVALSHA calls counted, want $n" >&2; return 1; }
+  # test, rps, avg, min, p50, p95, p99, max (milliseconds)
+  IFS=, read -r _ rps _ _ p50 _ p99 _ <<<"$csv"
+  cpu=$(awk -v n="$n" -v t="$TICKS" -v d="$((t1 - t0))" 'BEGIN { if (d <= 0) exit 1; printf "%.0f", n * t / d }')
+  id=sc_evalsha_P$p
+  record "${id}_ops" "$side" "$r" "$rps"
+  record "${id}_cpu" "$side" "$r" "$cpu"
+  record "${id}_p50" "$side" "$r" "$p50"
+  record "${id}_p99" "$side" "$r" "$p99"
+  say "  EVALSHA -P $p ${NAME[$side]}: $rps ops/s, $cpu ops/CPU-s, p50 $p50 ms, p99 $p99 ms"
+}
+
+measure_scripts() {
+  local r side t p n
+  declare -A sha=()
+  say "11. scripts: EVALSHA of GET, INCR, EXPIRE on one key, -r $TP_KEYS, a fresh server per side"
+  note_cmd "redis-cli -p \$PORT SCRIPT LOAD \"$SC_SCRIPT\"   # 11: \$SHA, checked against sha1sum's"
+  for t in "${SC_TESTS[@]}"; do
+    read -r p n <<<"$t"
+    note_cmd "redis-benchmark -p \$PORT -c 50 -n $n -P $p -r $TP_KEYS --csv EVALSHA \$SHA 1 key:__rand_int__   # 11: INFO total_error_replies unchanged and commandstats' evalsha calls += $n checked"
+  done
+  for side in "${SIDES[@]}"; do
+    if ! { start_server "$side" && sha[$side]=$(sc_load "$side"); } 2>"$WORK/start.err"; then
+      cat "$WORK/start.err" >&2
+      failed "${NAME[$side]}: start and SCRIPT LOAD" "$WORK/start.err"
+      stop_server "$side"
+    fi
+  done
+  for r in $(seq "$ROUNDS"); do
+    say "round $r/$ROUNDS"
+    for t in "${SC_TESTS[@]}"; do
+      read -r p n <<<"$t"
+      for side in "${SIDES[@]}"; do
+        [ -n "${PID[$side]:-}" ] || continue
+        attempt "EVALSHA -P $p, ${NAME[$side]}, round $r" sc_one "$side" "${sha[$side]}" "$p" "$n" "$r"
+      done
+    done
+  done
+  stop_server kv
+  stop_server redis
+}
+
 # ---- report --------------------------------------------------------------------------------
 
 # median prints the median of a metric's rounds for a side, or nothing.
@@ -1222,6 +1305,13 @@ define_rows() {
     IFS='|' read -r id label <<<"$spec"
     row "z_${id}_ops" int "$label -P 16, $(commas "$Z_RANK_MEMBERS") members: ops/s"
     row "z_${id}_cpu" int "$label -P 16, $(commas "$Z_RANK_MEMBERS") members: ops per server CPU-second (target ≥ 2.0× Redis)"
+  done
+  for t in "${SC_TESTS[@]}"; do
+    read -r p _ <<<"$t"
+    row "sc_evalsha_P${p}_ops" int "EVALSHA of GET, INCR, EXPIRE -P $p: ops/s"
+    row "sc_evalsha_P${p}_cpu" int "EVALSHA of GET, INCR, EXPIRE -P $p: ops per server CPU-second (target ≥ 0.8× Redis)"
+    row "sc_evalsha_P${p}_p50" f3 "EVALSHA of GET, INCR, EXPIRE -P $p: p50 latency, ms"
+    row "sc_evalsha_P${p}_p99" f3 "EVALSHA of GET, INCR, EXPIRE -P $p: p99 latency, ms"
   done
 }
 
@@ -1450,6 +1540,12 @@ write_report() {
       echo "  \`ZRANK bigzset member:__rand_int__\` (-r $(commas "$Z_RANK_MEMBERS"): every member present) and \`ZRANGE bigzset"
       echo "  $((Z_RANK_MEMBERS / 2)) $((Z_RANK_MEMBERS / 2 + 9))\` (10 ranks from the middle), $(commas "$Z_RANK_N") requests each, as custom commands."
     fi
+    if grep -q '^sc_' "$RESULTS"; then
+      echo "- Scripts: one fresh server per side; \`SCRIPT LOAD\` of \`$SC_SCRIPT\`"
+      echo "  (its SHA1 checked), then in each round \`redis-benchmark -c 50 -r $(commas "$TP_KEYS") --csv EVALSHA \$SHA 1 key:__rand_int__\`,"
+      echo "  $(commas "$SC_N1") requests at -P 1 and $(commas "$SC_N16") at -P 16: every call runs GET, INCR and EXPIRE on one of"
+      echo "  $(commas "$TP_KEYS") keys; INFO total_error_replies unchanged and commandstats' EVALSHA calls checked after each run."
+    fi
     if grep -q '^p_' "$RESULTS"; then
       echo "- Persistence ($P_ROUNDS rounds: each takes minutes): servers started with \`--dir \$DIR --dbfilename dump.rdb\`"
       echo "  (rdbcompression yes, checked). BGSAVE: \`bench/persist\` sends it and polls INFO persistence every 10 ms"
@@ -1610,6 +1706,7 @@ for m in $ONLY; do
     8) measure_hashes_sets ;;
     9) measure_lists ;;
     10) measure_zsets ;;
+    11) measure_scripts ;;
     *) echo "ONLY: unknown measurement $m" >&2; exit 2 ;;
   esac
 done

@@ -95,3 +95,33 @@ func digestMixesTTLValue() bool { return !targetRedis }
 //
 // redis-benchmark (tests/redis_benchmark_test.go): Debian's 7.0.15 tool runs the default list
 // up to MSET; 7.2's adds XADD, which kvserver (without streams) would answer with an error.
+
+// Scripts and functions (testdata/commands/scripting.txt and functions.txt, issue 23):
+// Redis 7.2's eval.c, script.c, script_lua.c and functions.c (those of Valkey 7.2.5) answer
+// the files' commands with 7.0.15's texts, so nearly every block runs on both. Where they
+// differ, 7.2 is in kvserver-only blocks and 7.0.15 in redis-only ones:
+//   - redis.REDIS_VERSION and REDIS_VERSION_NUM are kvserver's 7.2.4 (0x070204) against
+//     7.0.15.
+//   - TIME called from a script answers the script's start in 7.2 (call() refreshes the cached
+//     time only outside nested calls, and TIME reads that cache); 7.0.15's TIME reads the
+//     clock. Key expiry inside a script uses the script's start in both.
+//   - Blocking commands (BLPOP, BRPOPLPUSH, BLMOVE, BLMPOP, BZPOPMIN …) are not noscript in
+//     7.2: called from a script they never block, answering null on empty keys as a timeout
+//     would; 7.0.15 flags them noscript and refuses them ("This Redis command is not allowed
+//     from script").
+//   - A Lua number passed to redis.call becomes its shortest round-trip text in 7.2
+//     (fpconv_dtoa: 3.99 is "3.99", 0.1 "0.1"), 17 significant digits in 7.0.15 (%.17g:
+//     "3.9900000000000002").
+//   - FUNCTION DUMP's payload ends with RDB version 11 in 7.2, 10 in 7.0.15 (and so another
+//     CRC-64), as DUMP's does; FUNCTION RESTORE of 7.0.15's payload works on both.
+//   - os: kvserver's scripts see an os table holding clock only, as Redis 7.4 and Valkey 8
+//     (redis#12971, "Expose lua os.clock() api"); Redis 7.2, like 7.0.15, loads no os library,
+//     so `os` is an unknown global there. Not 7.2's behaviour: kept while scripting/ (its
+//     sandbox tests) has it.
+//   - Syntax errors: kvserver's Lua is gopher-lua, whose parser words some errors as C Lua's
+//     does ("unexpected symbol near '<eof>'", "unfinished string") but not all: an unfinished
+//     block is C Lua's "'end' expected near '<eof>'" (a redis-only block of functions.txt).
+//
+// Lua tables with string keys iterate in an order of the interpreter's own (C Lua's hash
+// order is not gopher-lua's), so the files never depend on it: maps returned by scripts have
+// one key, cjson objects of several keys are decoded again rather than compared as text.
