@@ -27,7 +27,9 @@ import (
 // so they are delivered once the script unlocks, in order.
 //
 // Keys the script did not declare (non-cluster Redis allows them: BullMQ builds job keys inside
-// its scripts) are never refused. Their shard is locked when the script first touches it:
+// its scripts) are never refused. A script's first run holds every shard (the family's vetting:
+// family/scriptfamily/run.go); later runs of a script that touched only its declared keys'
+// shards hold those shards only. When such a run touches another shard, it is locked then:
 //   - a shard above every shard held is locked, waiting if needed: the locks are still taken in
 //     ascending order, so this cannot deadlock;
 //   - a lower one is only tried (another client may hold it and wait for one of ours); when it
@@ -37,10 +39,10 @@ import (
 //     not wait for the lock without bound (its holder may be waiting for one of the script's
 //     shards: a deadlock): it keeps trying for up to undeclaredWait (the holder is most often
 //     a short command), then that redis.call answers errUndeclaredBusy, the script goes on
-//     (its own redis.pcall may handle it) and the server logs it. This can happen only on the
-//     first runs of a script that writes and then touches an undeclared key while another
-//     client holds that shard: the caller remembers scripts that touched undeclared keys
-//     (ScriptRun.Undeclared) and locks every shard for their later runs from the start
+//     (its own redis.pcall may handle it) and the server logs it. This can happen only to a
+//     script whose earlier runs all kept to their declared keys, on the run that first strays
+//     after a write while another client holds that shard; the run reports it
+//     (ScriptRun.Undeclared) and every later run of the script holds every shard
 //     (ScriptShards).
 // Holding every shard a script has touched until it ends (two-phase locking) keeps it atomic:
 // no other command sees it half done, and it sees no other command half done.
@@ -166,6 +168,9 @@ type ScriptOptions struct {
 	// Name names the script in the slow-script warning: an EVAL script's SHA1 (the warning
 	// says f_<sha>, Redis's name of its Lua function), or the function's name.
 	Name string
+	// Keys are the keys the script declares (numkeys): a redis.call on a key in any other
+	// shard makes the run Undeclared, even when the run holds every shard.
+	Keys [][]byte
 }
 
 // runState is a run's write and kill state, moved by compare-and-swap so that SCRIPT KILL
@@ -193,7 +198,8 @@ type ScriptRun struct {
 	started    time.Time // for busy-reply-threshold
 	oomAtStart bool      // over maxmemory when the run began (Redis's pre_command_oom_state)
 	inTx       bool      // run by EXEC: EXEC holds the shards, none may be added
-	undeclared bool      // touched a shard it did not hold at the start
+	undeclared bool      // touched a shard none of its declared keys is in
+	declared   []int     // the declared keys' shards, ascending
 	rerun      bool      // aborted: run again holding every shard
 
 	stripe *runStripe   // where the run registers
@@ -221,6 +227,12 @@ func (s *Scripts) Begin(ctx *Ctx, o ScriptOptions, refuseOOM bool) (*ScriptRun, 
 	r.parent, r.opts, r.oomAtStart = ctx, o, oom
 	r.inTx = ctx.Tx.InMulti()
 	r.undeclared, r.rerun = false, false
+	r.declared = r.declared[:0]
+	for _, k := range o.Keys {
+		r.declared = append(r.declared, ctx.KS.ShardFor(k))
+	}
+	slices.Sort(r.declared)
+	r.declared = slices.Compact(r.declared)
 	c := &r.child
 	c.W, c.KS, c.Cfg, c.Stats, c.DB = &r.w, ctx.KS, ctx.Cfg, ctx.Stats, ctx.DB
 	c.BigArgCopies, c.NoTouch, c.inScript = ctx.BigArgCopies, ctx.NoTouch, true
@@ -270,8 +282,9 @@ func (r *ScriptRun) Killed() bool { return r.state.Load() == runKilled }
 // Written reports whether the run has called a write command.
 func (r *ScriptRun) Written() bool { return r.state.Load() == runDirty }
 
-// Undeclared reports whether the run touched keys in shards it did not hold at its start:
-// the caller remembers the script and locks every shard for its later runs (ScriptShards).
+// Undeclared reports whether the run touched keys in shards none of its declared keys is in
+// (whether it held them or not): the caller then locks every shard for the script's later runs
+// (ScriptShards).
 func (r *ScriptRun) Undeclared() bool { return r.undeclared }
 
 // NeedsRerun reports whether the run was aborted before its first write, on an undeclared key
@@ -393,6 +406,9 @@ func (r *ScriptRun) Call(args [][]byte, proto int) []byte {
 	}
 	c.locked = p.shardsOf(c, c.locked[:0])
 	for _, i := range c.locked {
+		if _, ok := slices.BinarySearch(r.declared, i); !ok {
+			r.undeclared = true
+		}
 		if _, held := slices.BinarySearch(r.parent.locked, i); !held {
 			if msg := r.acquire(i); msg != "" {
 				w.Error(msg)

@@ -60,8 +60,8 @@ redis.call('INCR', KEYS[1])` + bumpUndeclared
 // TestScriptUndeclaredKeysAtomic: scripts that build their key names from ARGV — declaring none,
 // or writing their declared key first — run concurrently with MULTI/EXEC readers and plain
 // INCRs of the same keys. Every run succeeds, none is seen half done (the readers always find a
-// and b equal), and no increment is lost. Each script runs once alone first (kvserver learns
-// then that it touches undeclared keys: TestScriptUndeclaredKeysFirstRun).
+// and b equal), and no increment is lost. Each script runs once alone first
+// (TestScriptUndeclaredKeysFirstRun runs them without that).
 func TestScriptUndeclaredKeysAtomic(t *testing.T) {
 	t.Parallel()
 	s := startServer(t)
@@ -79,18 +79,12 @@ func TestScriptUndeclaredKeysAtomic(t *testing.T) {
 }
 
 // TestScriptUndeclaredKeysFirstRun: the same without the runs alone first, so that the scripts'
-// first runs meet contention on keys they did not declare.
+// first runs meet contention on keys they did not declare (kvserver runs a script's first run
+// holding every shard: family/scriptfamily's vetting).
 func TestScriptUndeclaredKeysFirstRun(t *testing.T) {
 	t.Parallel()
 	s := startServer(t)
 	skipWithoutScripting(t, s, false)
-	if !targetRedis {
-		// command/script.go (issue 23): a script that has written and then touches an undeclared
-		// key whose shard another client holds gets an error from that redis.call on its first
-		// run (it can neither wait, risking a deadlock, nor be undone); later runs of the same
-		// script lock every shard. Redis never refuses such a key.
-		t.Skip("kvserver refuses an undeclared key after a write on a script's first run under contention")
-	}
 	runUndeclared(t, s)
 }
 

@@ -20,8 +20,10 @@ type Family struct {
 	Scripts   *command.Scripts
 	Functions *funclib.Registry
 
-	undeclared undeclaredSet // scripts known to touch keys they do not declare (run.go)
-	fcalls     fcallRuns     // the FCALLs in progress, for FUNCTION STATS (fcall.go)
+	// vettedScripts and vettedFunctions are the scripts and functions whose runs lock their
+	// declared keys' shards only (run.go).
+	vettedScripts, vettedFunctions vettedSet
+	fcalls                         fcallRuns // the FCALLs in progress, for FUNCTION STATS (fcall.go)
 }
 
 // New returns the family over engine e and the scripts' state s.

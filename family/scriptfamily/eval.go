@@ -24,20 +24,18 @@ func (f *Family) evalRoCommand(ctx *command.Ctx) { f.evalGenericCommand(ctx, fal
 // evalShaRoCommand: EVALSHA_RO sha1 numkeys [key ...] [arg ...].
 func (f *Family) evalShaRoCommand(ctx *command.Ctx) { f.evalGenericCommand(ctx, true, true) }
 
-// evalShards is the Shards of the EVAL rows: every shard for a script known to touch keys it
-// does not declare (found by its SHA: EVALSHA's argument, or the body's SHA1 for EVAL, which
-// is computed only once some script is known), else its declared keys' shards.
+// evalShards is the Shards of the EVAL rows: its declared keys' shards for a vetted script
+// (found by its SHA: EVALSHA's argument, or the body's SHA1 for EVAL), else every shard
+// (vettedSet).
 func (f *Family) evalShards(bySHA bool) func(ctx *command.Ctx, dst []int) []int {
 	return func(ctx *command.Ctx, dst []int) []int {
-		lockAll := false
-		if f.undeclared.n.Load() != 0 {
-			if bySHA {
-				lockAll = f.undeclared.has(ctx.Args.Arg(1))
-			} else {
-				lockAll = f.undeclared.has([]byte(scripting.SHA1Hex(ctx.Args.Arg(1))))
-			}
+		var vetted bool
+		if bySHA {
+			vetted = f.vettedScripts.has(ctx.Args.Arg(1))
+		} else {
+			vetted = f.vettedScripts.has([]byte(scripting.SHA1Hex(ctx.Args.Arg(1))))
 		}
-		return scriptShards(ctx, dst, lockAll)
+		return scriptShards(ctx, dst, !vetted)
 	}
 }
 
@@ -70,9 +68,7 @@ func (f *Family) evalGenericCommand(ctx *command.Ctx, bySHA, ro bool) {
 	undeclared := f.run(ctx, keys, argv, o, refuseOOM, func(c scripting.Caller, opts scripting.RunOpts) {
 		f.Engine.Run(s, c, opts, ctx.W)
 	})
-	if undeclared {
-		f.undeclared.add(s.SHA)
-	}
+	f.vettedScripts.note(s.SHA, undeclared)
 }
 
 // scriptOptions derives a run's options from a script's flags, as Redis's scriptPrepareForRun

@@ -104,39 +104,54 @@ func TestScriptCommands(t *testing.T) {
 	}
 }
 
-// TestEvalUndeclaredKeys: a script touching a key it did not declare runs (never refused), is
-// remembered by its SHA1, and its later runs — by EVAL or EVALSHA — lock every shard; SCRIPT
-// FLUSH forgets it.
+// TestEvalUndeclaredKeys: a script's first run, and every run of a script that touched a key
+// it did not declare (never refused), lock every shard; a script whose run touched only its
+// declared keys is vetted, and its later runs — by EVAL or EVALSHA — lock their shards only;
+// SCRIPT FLUSH forgets what was learnt.
 func TestEvalUndeclaredKeys(t *testing.T) {
 	h, f := newHarness(t)
-	body := "redis.call('set', KEYS[1], 1) return redis.call('set', 'job:' .. ARGV[1], 2)"
 	keys := h.KeysInShards("k", 16) // shards are hashed with a per-process seed
 	if h.KS.ShardFor([]byte(keys[0])) == h.KS.ShardFor([]byte("job:7")) {
 		keys[0] = keys[1]
 	}
-	h.Expect("+OK\r\n", "EVAL", body, "1", keys[0], "7")
-	h.Expect("$1\r\n2\r\n", "GET", "job:7")
-	sha := scripting.SHA1Hex([]byte(body))
-	if !f.undeclared.has([]byte(sha)) {
-		t.Fatal("not remembered")
-	}
-	for _, name := range []string{"EVAL", "EVALSHA"} {
-		arg := body
-		if name == "EVALSHA" {
-			arg = strings.ToUpper(sha)
-		}
+	shards := func(name, arg string) int {
 		h.Parser.ResetCommands()
 		data := familytest.AppendCommand(nil, name, arg, "1", keys[0], "8")
 		h.Parser.Parse(data)
 		h.Ctx.Args = h.Parser.Command(0)
 		h.Ctx.Cmd, _ = h.Tab.Lookup(h.Ctx.Args)
-		if got := h.Ctx.Cmd.Shards(h.Ctx, nil); len(got) != h.KS.NumShards() {
-			t.Errorf("%s locks %d shards", name, len(got))
+		return len(h.Ctx.Cmd.Shards(h.Ctx, nil))
+	}
+	straying := "redis.call('set', KEYS[1], 1) return redis.call('set', 'job:' .. ARGV[1], 2)"
+	clean := "return redis.call('incr', KEYS[1])"
+	all := h.KS.NumShards()
+	for _, body := range []string{straying, clean} {
+		sha := scripting.SHA1Hex([]byte(body))
+		if n := shards("EVAL", body); n != all {
+			t.Errorf("first run of %q locks %d shards, want every one", body, n)
+		}
+		h.Do("EVAL", body, "1", keys[0], "7")
+		want := 1
+		if body == straying {
+			want = all
+			h.Expect("$1\r\n2\r\n", "GET", "job:7")
+		}
+		if f.vettedScripts.has([]byte(sha)) != (body == clean) {
+			t.Errorf("%q vetted: %v", body, !(body == clean))
+		}
+		for _, name := range []string{"EVAL", "EVALSHA"} {
+			arg := body
+			if name == "EVALSHA" {
+				arg = strings.ToUpper(sha)
+			}
+			if n := shards(name, arg); n != want {
+				t.Errorf("%s of %q locks %d shards, want %d", name, body, n, want)
+			}
 		}
 	}
 	h.Do("SCRIPT", "FLUSH")
-	if f.undeclared.has([]byte(sha)) {
-		t.Error("remembered after SCRIPT FLUSH")
+	if f.vettedScripts.has([]byte(scripting.SHA1Hex([]byte(clean)))) {
+		t.Error("vetted after SCRIPT FLUSH")
 	}
 }
 

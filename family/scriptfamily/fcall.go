@@ -25,11 +25,10 @@ func (f *Family) fcallCommand(ctx *command.Ctx) { f.fcallGenericCommand(ctx, fal
 // is refused, and so are write commands.
 func (f *Family) fcallRoCommand(ctx *command.Ctx) { f.fcallGenericCommand(ctx, true) }
 
-// fcallShards is the Shards of the FCALL rows: every shard for a function known to touch keys
-// it does not declare, else its declared keys' shards.
+// fcallShards is the Shards of the FCALL rows: its declared keys' shards for a vetted function
+// (vettedSet), else every shard.
 func (f *Family) fcallShards(ctx *command.Ctx, dst []int) []int {
-	lockAll := f.undeclared.n.Load() != 0 && f.undeclared.has(ctx.Args.Arg(1))
-	return scriptShards(ctx, dst, lockAll)
+	return scriptShards(ctx, dst, !f.vettedFunctions.has(ctx.Args.Arg(1)))
 }
 
 // fcallGenericCommand is Redis's fcallCommandGeneric: the function (by name, without case),
@@ -59,9 +58,7 @@ func (f *Family) fcallGenericCommand(ctx *command.Ctx, ro bool) {
 	undeclared := f.run(ctx, keys, argv, o, refuseOOM, func(c scripting.Caller, opts scripting.RunOpts) {
 		f.Engine.CallFunction(fn, c, opts, ctx.W)
 	})
-	if undeclared {
-		f.undeclared.add(strings.ToLower(fn.Name))
-	}
+	f.vettedFunctions.note(strings.ToLower(fn.Name), undeclared)
 }
 
 // fcallStripes is the number of locks the FCALLs in progress are spread over: FCALLs on many

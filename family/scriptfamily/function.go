@@ -30,6 +30,7 @@ func (f *Family) functionCommand() *command.Command {
 // functionLoadCommand: FUNCTION LOAD [REPLACE] code — every argument before the code must be
 // REPLACE (repeats allowed); the reply is the library's name.
 func (f *Family) functionLoadCommand(ctx *command.Ctx) {
+	f.vettedFunctions.reset() // a name may get another body
 	args := ctx.Args
 	replace := false
 	for i := 2; i < args.Len()-1; i++ {
@@ -49,6 +50,7 @@ func (f *Family) functionLoadCommand(ctx *command.Ctx) {
 
 // functionDeleteCommand: FUNCTION DELETE library-name.
 func (f *Family) functionDeleteCommand(ctx *command.Ctx) {
+	f.vettedFunctions.reset() // a name may get another body
 	if err := f.Functions.Delete(string(ctx.Args.Arg(2))); err != nil {
 		ctx.W.Error(err.Error())
 		return
@@ -59,6 +61,7 @@ func (f *Family) functionDeleteCommand(ctx *command.Ctx) {
 // functionFlushCommand: FUNCTION FLUSH [ASYNC|SYNC] — both flush at once (nothing is slow to
 // free: the engine's states drop the libraries when next used).
 func (f *Family) functionFlushCommand(ctx *command.Ctx) {
+	f.vettedFunctions.reset() // a name may get another body
 	switch args := ctx.Args; {
 	case args.Len() > 3:
 		command.ReplySubcommandSyntaxError(ctx.W, args)
@@ -189,6 +192,7 @@ func (f *Family) functionDumpCommand(ctx *command.Ctx) {
 
 // functionRestoreCommand: FUNCTION RESTORE payload [FLUSH|APPEND|REPLACE] (default APPEND).
 func (f *Family) functionRestoreCommand(ctx *command.Ctx) {
+	f.vettedFunctions.reset() // a name may get another body
 	args := ctx.Args
 	if args.Len() > 4 {
 		command.ReplySubcommandSyntaxError(ctx.W, args)

@@ -244,18 +244,29 @@ func TestFcallWhileLibrariesChange(t *testing.T) {
 }
 
 // TestFcallUndeclaredKeys: a function may touch keys it did not declare, as in non-cluster
-// Redis; it is then remembered (by name, without case) so that its next calls lock every shard.
+// Redis; such a function is never vetted (by name, without case), so its calls lock every
+// shard, while one that keeps to its declared keys is vetted by its first call, until the
+// libraries change.
 func TestFcallUndeclaredKeys(t *testing.T) {
 	h, f := newFunctionHarness(t)
 	h.Expect(bulk("jobs"), "FUNCTION", "LOAD", "#!lua name=jobs\n"+
-		"redis.register_function('Push', function(keys, args) for i = 1, 20 do redis.call('SET', 'job:' .. i, args[1]) end return redis.call('GET', 'job:7') end)")
-	if f.undeclared.has([]byte("push")) {
-		t.Fatal("remembered before any call")
+		"redis.register_function('Push', function(keys, args) for i = 1, 20 do redis.call('SET', 'job:' .. i, args[1]) end return redis.call('GET', 'job:7') end)\n"+
+		"redis.register_function('Bump', function(keys, args) return redis.call('INCR', keys[1]) end)")
+	if f.vettedFunctions.has([]byte("push")) || f.vettedFunctions.has([]byte("bump")) {
+		t.Fatal("vetted before any call")
 	}
 	h.Expect(bulk("x"), "FCALL", "push", "0", "x")
-	if !f.undeclared.has([]byte("PUSH")) {
-		t.Error("a function touching undeclared keys is not remembered")
+	if f.vettedFunctions.has([]byte("PUSH")) {
+		t.Error("a function touching undeclared keys is vetted")
 	}
 	h.Expect(bulk("y"), "FCALL", "PUSH", "0", "y")
 	h.Expect(bulk("y"), "GET", "job:20")
+	h.Expect(":1\r\n", "FCALL", "bump", "1", "counter")
+	if !f.vettedFunctions.has([]byte("BUMP")) {
+		t.Error("a function keeping to its declared key is not vetted")
+	}
+	h.Expect("+OK\r\n", "FUNCTION", "FLUSH")
+	if f.vettedFunctions.has([]byte("bump")) {
+		t.Error("vetted after FUNCTION FLUSH")
+	}
 }

@@ -2,7 +2,6 @@ package scriptfamily
 
 import (
 	"sync"
-	"sync/atomic"
 
 	"github.com/kvserver/kvserver/command"
 	"github.com/kvserver/kvserver/conv"
@@ -58,14 +57,15 @@ func KeysArgs(ctx *command.Ctx) (keys, argv [][]byte, ok bool) {
 // (ScriptShards' lockAll).
 func (f *Family) run(ctx *command.Ctx, keys, argv [][]byte, o command.ScriptOptions, refuseOOM bool,
 	exec func(c scripting.Caller, opts scripting.RunOpts)) (undeclared bool) {
+	o.Keys = keys
 	return f.Scripts.Run(ctx, o, refuseOOM, func(r *command.ScriptRun) {
 		exec(r, scripting.RunOpts{Keys: keys, Argv: argv, Proto: ctx.W.Proto(), Ctx: r.Context()})
 	})
 }
 
 // scriptShards is the Shards of a script's row (LockFunc): the declared keys' shards (after
-// numkeys), or every shard when lockAll says the script touches keys it does not declare, or
-// inside MULTI (command.ScriptShards). A malformed numkeys declares nothing: the handler
+// numkeys), or every shard when lockAll says the script is not vetted (vettedSet), or inside
+// MULTI (command.ScriptShards). A malformed numkeys declares nothing: the handler
 // answers the error.
 func scriptShards(ctx *command.Ctx, dst []int, lockAll bool) []int {
 	n, errText := numKeys(ctx)
@@ -75,20 +75,19 @@ func scriptShards(ctx *command.Ctx, dst []int, lockAll bool) []int {
 	return command.ScriptShards(ctx, dst, 3, n, lockAll)
 }
 
-// undeclaredSet remembers, by name (a script's SHA, a function's name), the scripts that
-// touched keys they did not declare. Looked up on every run of a script before its locks: an
-// atomic count makes the lookup free while the set is empty, the common case.
-type undeclaredSet struct {
-	n  atomic.Int32
+// vettedSet remembers, by name (a script's SHA, a function's name), the scripts whose last run
+// touched only their declared keys' shards: their runs lock those shards only. Any other script
+// — new, or known to touch keys it does not declare (BullMQ builds its job keys inside its
+// scripts) — locks every shard, so that a key it did not declare never finds its shard held by
+// another client after the script has written (command/script.go). A script is vetted by its
+// first run, which holds every shard; a vetted script that strays is unvetted by that run.
+type vettedSet struct {
 	mu sync.RWMutex
 	m  map[string]struct{}
 }
 
-// has reports whether name is remembered; name is lower-cased first (SHAs arrive in any case).
-func (u *undeclaredSet) has(name []byte) bool {
-	if u.n.Load() == 0 {
-		return false
-	}
+// has reports whether name is vetted; name is lower-cased first (SHAs arrive in any case).
+func (v *vettedSet) has(name []byte) bool {
 	var buf [64]byte
 	key := buf[:0]
 	for _, c := range name {
@@ -97,29 +96,36 @@ func (u *undeclaredSet) has(name []byte) bool {
 		}
 		key = append(key, c)
 	}
-	u.mu.RLock()
-	_, ok := u.m[string(key)]
-	u.mu.RUnlock()
+	v.mu.RLock()
+	_, ok := v.m[string(key)]
+	v.mu.RUnlock()
 	return ok
 }
 
-// add remembers name (lower case).
-func (u *undeclaredSet) add(name string) {
-	u.mu.Lock()
-	if u.m == nil {
-		u.m = make(map[string]struct{})
+// note records a run of name (lower case): vetted unless it touched undeclared keys.
+func (v *vettedSet) note(name string, undeclared bool) {
+	v.mu.RLock()
+	_, ok := v.m[name]
+	v.mu.RUnlock()
+	if ok != undeclared {
+		return // vetted and still clean, or unvetted and still straying: nothing changes
 	}
-	if _, ok := u.m[name]; !ok {
-		u.m[name] = struct{}{}
-		u.n.Add(1)
+	v.mu.Lock()
+	if undeclared {
+		delete(v.m, name)
+	} else {
+		if v.m == nil {
+			v.m = make(map[string]struct{})
+		}
+		v.m[name] = struct{}{}
 	}
-	u.mu.Unlock()
+	v.mu.Unlock()
 }
 
-// reset forgets every name (SCRIPT FLUSH).
-func (u *undeclaredSet) reset() {
-	u.mu.Lock()
-	u.m = nil
-	u.n.Store(0)
-	u.mu.Unlock()
+// reset forgets every name (SCRIPT FLUSH; any change of the function libraries, which may give
+// a name another body).
+func (v *vettedSet) reset() {
+	v.mu.Lock()
+	v.m = nil
+	v.mu.Unlock()
 }

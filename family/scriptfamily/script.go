@@ -50,7 +50,7 @@ func (f *Family) scriptFlushCommand(ctx *command.Ctx) {
 		return
 	}
 	f.Engine.Flush()
-	f.undeclared.reset()
+	f.vettedScripts.reset()
 	ctx.W.OK()
 }
 
