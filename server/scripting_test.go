@@ -10,14 +10,16 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// waitBusy sends GET from its own connection until the server answers BUSY (a script is past
-// busy-reply-threshold); the deadline only bounds a failure.
+// waitBusy sends PING from its own connection until the server answers BUSY (a script is past
+// busy-reply-threshold); the deadline only bounds a failure. PING locks no shard: a command
+// that does (GET) and arrives before the script is busy waits for the script's shards — every
+// shard on a script's first run — and runs once it ends.
 func waitBusy(t *testing.T, rdb *redis.Client) error {
 	t.Helper()
 	ctx := context.Background()
 	deadline := time.Now().Add(20 * time.Second)
 	for time.Now().Before(deadline) {
-		err := rdb.Get(ctx, "k").Err()
+		err := rdb.Ping(ctx).Err()
 		if err != nil && strings.HasPrefix(err.Error(), "BUSY ") {
 			return err
 		}
@@ -25,6 +27,15 @@ func waitBusy(t *testing.T, rdb *redis.Client) error {
 	}
 	t.Fatal("the script never became busy")
 	return nil
+}
+
+// scriptClient is a client of rdb's server for a script that runs until it is stopped: no read
+// timeout (go-redis's default 3 s would give up on it) and no retry (a retried EVAL would be
+// answered BUSY).
+func scriptClient(t *testing.T, rdb *redis.Client) *redis.Client {
+	c := redis.NewClient(&redis.Options{Addr: rdb.Options().Addr, ReadTimeout: -1, MaxRetries: -1})
+	t.Cleanup(func() { c.Close() })
+	return c
 }
 
 // TestScriptBusyKill: a script running past busy-reply-threshold makes every other client's
@@ -38,7 +49,7 @@ func TestScriptBusyKill(t *testing.T) {
 		t.Fatalf("CONFIG GET: %v %v", v, err)
 	}
 	done := make(chan error, 1)
-	go func() { done <- rdb.Eval(ctx, "while true do end", nil).Err() }()
+	go func() { done <- scriptClient(t, rdb).Eval(ctx, "while true do end", nil).Err() }()
 	busy := waitBusy(t, rdb)
 	if busy.Error() != "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE." {
 		t.Errorf("busy: %v", busy)
@@ -69,7 +80,9 @@ func TestScriptUnkillableShutdownNoSave(t *testing.T) {
 	s, rdb := startInProcess(t, []string{"busy-reply-threshold", "50"})
 	ctx := context.Background()
 	done := make(chan error, 1)
-	go func() { done <- rdb.Eval(ctx, "redis.call('set', KEYS[1], 1) while true do end", []string{"w"}).Err() }()
+	go func() {
+		done <- scriptClient(t, rdb).Eval(ctx, "redis.call('set', KEYS[1], 1) while true do end", []string{"w"}).Err()
+	}()
 	waitBusy(t, rdb)
 	err := rdb.ScriptKill(ctx).Err()
 	if err == nil || !strings.HasPrefix(err.Error(), "UNKILLABLE Sorry the script already executed write commands") {
