@@ -50,6 +50,26 @@ type Denial struct {
 	Pos    int
 }
 
+// Message is the denial's error text without the "NOPERM " code (getAclErrorMessage): the
+// pipeline uses verbose false (keys and channels not named), ACL DRYRUN verbose true.
+func (d Denial) Message(user string, verbose bool) string {
+	switch d.Reason {
+	case Cmd:
+		return "User " + user + " has no permissions to run the '" + d.Object + "' command"
+	case Key:
+		if verbose {
+			return "User " + user + " has no permissions to access the '" + d.Object + "' key"
+		}
+		return "No permissions to access a key"
+	case Channel:
+		if verbose {
+			return "User " + user + " has no permissions to access the '" + d.Object + "' channel"
+		}
+		return "No permissions to access a channel"
+	}
+	return ""
+}
+
 // Check is ACLCheckAllUserCommandPerm: whether any of the user's selectors allows running the
 // command cmdID with these keys and channels. args is the whole command line (args[0] the
 // command name, for a subcommand args[1] its name): a first-arg rule (+select|0) compares

@@ -235,10 +235,9 @@ func (s *selector) addKeyPattern(op string) error {
 	var perm uint8
 	off := 1
 	if op[0] == '%' {
-		for ; ; off++ {
-			if off >= len(op) {
-				return errSyntax
-			}
+		// As Redis, the loop may also end at the end of op without '~' ("%R" is the empty
+		// pattern, read only); with no permission letter at all it is a syntax error.
+		for ; off < len(op); off++ {
 			c := op[off]
 			if (c == 'R' || c == 'r') && perm&permRead == 0 {
 				perm |= permRead
@@ -250,6 +249,9 @@ func (s *selector) addKeyPattern(op string) error {
 			} else {
 				return errSyntax
 			}
+		}
+		if perm == 0 {
+			return errSyntax
 		}
 	} else {
 		perm = permAll
