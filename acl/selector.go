@@ -120,6 +120,8 @@ func (s *selector) setAll(allow bool) {
 // set applies one selector rule (ACLSetSelector); the error is one of the err* texts.
 func (s *selector) set(cat *Catalog, op string) error {
 	switch {
+	case op == "": // inside "(…)" only: the root skips empty rules
+		return errSyntax
 	case strings.EqualFold(op, "allkeys") || op == "~*":
 		s.allKeys = true
 		s.keys = nil
@@ -209,7 +211,7 @@ func (s *selector) allowCommand(cat *Catalog, name string) error {
 	} else {
 		// Redis logs a deprecation warning here: allowing one first argument of an
 		// otherwise blocked command (SELECT 0, DEBUG OBJECT).
-		s.addFirstArg(id, sub)
+		s.addFirstArg(id, strings.ToLower(sub)) // matched case-insensitively
 	}
 	s.updateRules(name, true)
 	return nil
