@@ -1,6 +1,7 @@
 package command
 
 import (
+	"strings"
 	"sync/atomic"
 
 	"github.com/kvserver/kvserver/acl"
@@ -89,9 +90,10 @@ func (p *Pipeline) SetACL(a *ACL) {
 func (p *Pipeline) ACL() *ACL { return p.acl }
 
 // ACLChanged is called after every change of the users (SETUSER, DELUSER, LOAD, CONFIG SET
-// requirepass): the step is skipped as long as every user allows everything.
+// requirepass): the step is skipped as long as every user allows everything. Once on, it
+// stays on: a connection of a user since deleted must be denied until it is closed.
 func (p *Pipeline) ACLChanged() {
-	on := false
+	on := p.aclOn.Load()
 	if p.acl != nil {
 		for _, name := range p.acl.Reg.Names() {
 			if u := p.acl.Reg.User(name); u != nil && !u.AllowsAll() {
@@ -236,4 +238,20 @@ func aclContext(ctx *Ctx) string {
 		return ACLContextMulti
 	}
 	return ACLContextTop
+}
+
+// ACLCatalog describes table t's rows to the ACL: IDs, full names, containers, categories.
+func ACLCatalog(t *Table) *acl.Catalog {
+	infos := make([]acl.CommandInfo, 0, len(t.ByID()))
+	for _, cmd := range t.ByID() {
+		ci := acl.CommandInfo{ID: cmd.ID, Name: cmd.FullName, Parent: -1, NoAuth: cmd.Flags&NoAuth != 0}
+		if cmd.parent != nil {
+			ci.Parent = cmd.parent.ID
+		}
+		for _, c := range cmd.CatNames {
+			ci.Cats = append(ci.Cats, strings.TrimPrefix(c, "@"))
+		}
+		infos = append(infos, ci)
+	}
+	return acl.NewCatalog(infos, CatNames)
 }

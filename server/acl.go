@@ -31,21 +31,8 @@ type serverACL struct {
 // startACL builds the users after the command table: the default user with requirepass, then
 // the `user` directives or the aclfile (not both). An error refuses the start, as Redis exits.
 func (s *Server) startACL() error {
-	infos := make([]acl.CommandInfo, 0, len(s.cmds.ByID()))
-	for _, cmd := range s.cmds.ByID() {
-		ci := acl.CommandInfo{ID: cmd.ID, Name: cmd.FullName, Parent: -1, NoAuth: cmd.Flags&command.NoAuth != 0}
-		if i := strings.IndexByte(cmd.FullName, '|'); i >= 0 {
-			if p := s.cmds.ByFullName(cmd.FullName[:i]); p != nil {
-				ci.Parent = p.ID
-			}
-		}
-		for _, c := range cmd.CatNames {
-			ci.Cats = append(ci.Cats, strings.TrimPrefix(c, "@"))
-		}
-		infos = append(infos, ci)
-	}
 	a := &s.acl
-	a.reg = acl.NewRegistry(acl.NewCatalog(infos, command.CatNames))
+	a.reg = acl.NewRegistry(command.ACLCatalog(s.cmds))
 	a.log = acl.NewLog()
 	a.step = command.ACL{Reg: a.reg, Log: a.log, ClientInfo: func(conn any) string {
 		if c, ok := conn.(*client); ok {
