@@ -176,7 +176,7 @@ func (s *selector) keyAllowed(k KeyAccess) bool {
 		if p.perm&need != need {
 			continue
 		}
-		if glob.Match([]byte(p.pat), k.Key, false) {
+		if glob.Match(p.bpat, k.Key, false) {
 			return true
 		}
 	}
@@ -186,12 +186,12 @@ func (s *selector) keyAllowed(k KeyAccess) bool {
 // channelAllowed is ACLCheckChannelAgainstList: a channel matches the patterns as globs, a
 // PSUBSCRIBE pattern only an identical pattern.
 func (s *selector) channelAllowed(ch []byte, isPattern bool) bool {
-	for _, p := range s.channels {
+	for i, p := range s.bchannels {
 		if isPattern {
-			if p == string(ch) {
+			if s.channels[i] == string(ch) {
 				return true
 			}
-		} else if glob.Match([]byte(p), ch, false) {
+		} else if glob.Match(p, ch, false) {
 			return true
 		}
 	}

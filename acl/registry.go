@@ -57,7 +57,10 @@ func (r *Registry) Default() *User { return r.User("default") }
 
 // Names lists the users' names, sorted (ACL USERS).
 func (r *Registry) Names() []string {
-	m := *r.users.Load()
+	return sortedNames(*r.users.Load())
+}
+
+func sortedNames(m map[string]*User) []string {
 	names := make([]string, 0, len(m))
 	for n := range m {
 		names = append(names, n)
@@ -70,7 +73,7 @@ func (r *Registry) Names() []string {
 func (r *Registry) List() []string {
 	m := *r.users.Load()
 	lines := make([]string, 0, len(m))
-	for _, n := range r.Names() {
+	for _, n := range sortedNames(m) {
 		lines = append(lines, "user "+n+" "+m[n].Describe())
 	}
 	return lines
@@ -171,8 +174,10 @@ func (r *Registry) DelUser(names ...string) (deleted int, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	old := *r.users.Load()
+	seen := map[string]bool{}
 	for _, n := range names {
-		if _, ok := old[n]; ok {
+		if _, ok := old[n]; ok && !seen[n] {
+			seen[n] = true
 			deleted++
 		}
 	}
@@ -180,7 +185,7 @@ func (r *Registry) DelUser(names ...string) (deleted int, err error) {
 		return 0, nil
 	}
 	r.publishLocked(func(m map[string]*User) {
-		for _, n := range names {
+		for n := range seen {
 			delete(m, n)
 		}
 	})

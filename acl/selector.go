@@ -13,6 +13,7 @@ const (
 
 type keyPattern struct {
 	pat  string
+	bpat []byte // pat as bytes for glob.Match, so a check does not allocate
 	perm uint8
 }
 
@@ -33,6 +34,7 @@ type selector struct {
 	rules       []string         // the command rules in order, lower case: "+@read", "-get"
 	keys        []keyPattern
 	channels    []string
+	bchannels   [][]byte // channels as bytes for glob.Match
 }
 
 func newSelector(cat *Catalog, root, allChannels bool) *selector {
@@ -45,6 +47,7 @@ func (s *selector) clone() *selector {
 	d.rules = append([]string(nil), s.rules...)
 	d.keys = append([]keyPattern(nil), s.keys...)
 	d.channels = append([]string(nil), s.channels...)
+	d.bchannels = append([][]byte(nil), s.bchannels...) // the byte slices are never modified
 	if s.firstArgs != nil {
 		d.firstArgs = make(map[int][]string, len(s.firstArgs))
 		for id, a := range s.firstArgs {
@@ -120,6 +123,8 @@ func (s *selector) setAll(allow bool) {
 // set applies one selector rule (ACLSetSelector); the error is one of the err* texts.
 func (s *selector) set(cat *Catalog, op string) error {
 	switch {
+	case op == "": // inside "(…)" only: the root skips empty rules
+		return errSyntax
 	case strings.EqualFold(op, "allkeys") || op == "~*":
 		s.allKeys = true
 		s.keys = nil
@@ -128,10 +133,10 @@ func (s *selector) set(cat *Catalog, op string) error {
 		s.keys = nil
 	case strings.EqualFold(op, "allchannels") || op == "&*":
 		s.allChannels = true
-		s.channels = nil
+		s.channels, s.bchannels = nil, nil
 	case strings.EqualFold(op, "resetchannels"):
 		s.allChannels = false
-		s.channels = nil
+		s.channels, s.bchannels = nil, nil
 	case strings.EqualFold(op, "allcommands") || strings.EqualFold(op, "+@all"):
 		s.setAll(true)
 	case strings.EqualFold(op, "nocommands") || strings.EqualFold(op, "-@all"):
@@ -152,6 +157,7 @@ func (s *selector) set(cat *Catalog, op string) error {
 			}
 		}
 		s.channels = append(s.channels, pat)
+		s.bchannels = append(s.bchannels, []byte(pat))
 	case len(op) >= 2 && (op[0] == '+' || op[0] == '-') && op[1] == '@':
 		k, ok := cat.catSet[strings.ToLower(op[2:])]
 		if !ok {
@@ -209,7 +215,7 @@ func (s *selector) allowCommand(cat *Catalog, name string) error {
 	} else {
 		// Redis logs a deprecation warning here: allowing one first argument of an
 		// otherwise blocked command (SELECT 0, DEBUG OBJECT).
-		s.addFirstArg(id, sub)
+		s.addFirstArg(id, strings.ToLower(sub)) // matched case-insensitively
 	}
 	s.updateRules(name, true)
 	return nil
@@ -266,7 +272,7 @@ func (s *selector) addKeyPattern(op string) error {
 			return nil
 		}
 	}
-	s.keys = append(s.keys, keyPattern{pat: pat, perm: perm})
+	s.keys = append(s.keys, keyPattern{pat: pat, bpat: []byte(pat), perm: perm})
 	return nil
 }
 

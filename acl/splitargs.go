@@ -1,6 +1,9 @@
 package acl
 
-import "errors"
+import (
+	"errors"
+	"strings"
+)
 
 var errUnbalanced = errors.New("unbalanced quotes")
 
@@ -9,6 +12,9 @@ var errUnbalanced = errors.New("unbalanced quotes")
 // closing quote must be followed by a space or the end. It is how an aclfile line and a
 // selector's inside are read.
 func SplitArgs(line string) ([]string, error) {
+	if i := strings.IndexByte(line, 0); i >= 0 {
+		line = line[:i] // Redis reads a C string: it ends at the first NUL
+	}
 	args := []string{}
 	p := 0
 	for {

@@ -161,7 +161,7 @@ func (u *User) set(cat *Catalog, op string, allChannelsDefault bool) error {
 		u.nopass, u.passwords = false, nil
 		root := u.selectors[0]
 		root.allKeys, root.keys = false, nil
-		root.allChannels, root.channels = allChannelsDefault, nil
+		root.allChannels, root.channels, root.bchannels = allChannelsDefault, nil, nil
 		u.enabled = false
 		u.skipSanit = false
 		u.selectors = u.selectors[:1]
