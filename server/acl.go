@@ -48,26 +48,26 @@ func (s *Server) startACL() error {
 	if err := s.setDefaultPassword(s.cfg.RequirePass()); err != nil {
 		return &config.LoadError{Reason: err.Error()}
 	}
-	var users [][]string
+	users := acl.NewConfigUsers(a.reg.Catalog())
 	for _, d := range s.cfg.Other() {
-		if d[0] == "user" {
-			users = append(users, d[1:])
+		if d[0] != "user" {
+			continue
+		}
+		if err := users.Add(d); err != nil {
+			return &config.LoadError{Reason: err.Error()}
 		}
 	}
 	file, _ := s.cfg.Value("aclfile")
-	if file != "" && len(users) > 0 {
+	if file != "" && users.Len() > 0 {
 		return &config.LoadError{Reason: errUsersAndFile}
 	}
-	for _, u := range users {
-		rules := make([][]byte, 0, len(u)-1)
-		if u[0] == "default" {
-			rules = append(rules, []byte("reset")) // ACLLoadConfiguredUsers resets the default user first
+	if users.Len() > 0 {
+		disabled, err := users.Load(a.reg)
+		if err != nil {
+			return &config.LoadError{Reason: err.Error()}
 		}
-		for _, r := range u[1:] {
-			rules = append(rules, []byte(r))
-		}
-		if err := a.reg.SetUser(u[0], rules); err != nil {
-			return &config.LoadError{Reason: "Error in user declaration '" + u[0] + "': " + strings.TrimPrefix(err.Error(), "ERR ")}
+		for _, name := range disabled {
+			s.log.Info("the user is disabled (no 'on' rule): it cannot authenticate", zap.String("user", name))
 		}
 	}
 	if file != "" {

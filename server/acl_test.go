@@ -248,7 +248,7 @@ func TestACLUserDirectives(t *testing.T) {
 		return err
 	}
 	var le *config.LoadError
-	if err := bad([]string{"user", "app", "bogus"}); !errors.As(err, &le) || !strings.Contains(le.Reason, "Error in user declaration 'app'") {
+	if err := bad([]string{"user", "app", "bogus"}); !errors.As(err, &le) || le.Reason != "Error in user declaration 'user': Syntax error" { // Redis names argv[j] for rule j
 		t.Fatalf("bad user line: %v", err)
 	}
 	if err := bad([]string{"user", "app", "on"}, []string{"aclfile", "/nonexistent.acl"}); !errors.As(err, &le) || le.Reason != errUsersAndFile {
