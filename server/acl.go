@@ -208,3 +208,58 @@ func (h aclHost) KillUsers(ctx *command.Ctx, gone func(name string) bool) {
 	self, _ := ctx.Conn.(*client)
 	h.s.killUserClients(self, gone)
 }
+
+// killRevokedSubscribers closes the clients of user u holding a subscription u no longer
+// allows (ACLKillPubsubClientsIfNeeded, after a change that narrowed u's channels: the
+// caller asks acl.User.ChannelsNarrowedFrom). A client's subscriptions belong to whoever
+// serves it: they are read under its mu, taken with TryLock as the cron does; a client busy
+// running a batch meanwhile is closed if subscribed at all (it may hold a revoked one). The
+// client running the command (self) is closed after its reply.
+func (s *Server) killRevokedSubscribers(self *client, u *acl.User) {
+	for _, o := range s.clientsSnapshot() {
+		subs := o.subs.Load()
+		if subs == nil || o.userName() != u.Name() {
+			continue
+		}
+		if subs.nsub.Load()+subs.npsub.Load()+subs.nssub.Load() == 0 {
+			continue
+		}
+		revoked := true
+		switch {
+		case o == self:
+			revoked = subsRevoked(subs, u)
+		case o.mu.TryLock():
+			revoked = subsRevoked(subs, u)
+			o.mu.Unlock()
+		}
+		if !revoked {
+			continue
+		}
+		if o == self {
+			o.closeAfterReply = true
+			continue
+		}
+		o.killed.Store(true)
+		if !s.closeParked(o) {
+			o.shutdownSocket()
+		}
+	}
+}
+
+// subsRevoked reports whether u refuses one of the subscriptions (patterns literally).
+func subsRevoked(subs *clientSubs, u *acl.User) bool {
+	for _, sub := range subs.set.list {
+		if !u.CheckChannel([]byte(sub.name), sub.kind == subPattern) {
+			return true
+		}
+	}
+	return false
+}
+
+func (h aclHost) UserChanged(ctx *command.Ctx, old, u *acl.User) {
+	if old == nil || u == nil || !u.ChannelsNarrowedFrom(old) {
+		return
+	}
+	self, _ := ctx.Conn.(*client)
+	h.s.killRevokedSubscribers(self, u)
+}
