@@ -111,6 +111,12 @@ func (s *Server) aclChanged() {
 	s.authNeeded.Store(d == nil || !d.NoPass() || !d.Enabled())
 }
 
+// defaultNoPass reports whether the default user is nopass (protected mode's test).
+func (s *Server) defaultNoPass() bool {
+	d := s.acl.reg.Default()
+	return d != nil && d.NoPass()
+}
+
 // userRef is the client's user.
 func (c *client) userRef() *command.UserRef {
 	if c.switchOn(switchUser) {
