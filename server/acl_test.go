@@ -322,3 +322,22 @@ func TestACLPubsubRevocation(t *testing.T) {
 		}
 	}
 }
+
+// TestACLClientKillUser: CLIENT KILL USER closes the user's clients only; an unknown user is
+// an error.
+func TestACLClientKillUser(t *testing.T) {
+	_, rdb := startInProcess(t)
+	ctx := t.Context()
+	rdb.Do(ctx, "ACL", "SETUSER", "app", "on", "nopass", "+@all", "~*")
+	c := aclConn(t, rdb)
+	c.Do(ctx, "AUTH", "app", "x")
+	if got := errText(rdb.Do(ctx, "CLIENT", "KILL", "USER", "nosuch").Err()); got != "ERR No such user 'nosuch'" {
+		t.Fatalf("unknown user: %q", got)
+	}
+	if n, err := rdb.Do(ctx, "CLIENT", "KILL", "USER", "app").Int(); err != nil || n != 1 {
+		t.Fatalf("CLIENT KILL USER app: %d %v", n, err)
+	}
+	if err := c.Do(ctx, "PING").Err(); err == nil {
+		t.Fatal("the app client still answers")
+	}
+}
