@@ -3,6 +3,7 @@ package command
 import (
 	"sync/atomic"
 
+	"github.com/kvserver/kvserver/acl"
 	"github.com/kvserver/kvserver/alloc"
 	"github.com/kvserver/kvserver/config"
 	"github.com/kvserver/kvserver/keyspace"
@@ -57,6 +58,8 @@ type Ctx struct {
 	// Tx is the connection's transaction state (MULTI's queue, WATCH's keys), nil until its
 	// first MULTI or WATCH (TxOf makes it): the connection sets it before running commands.
 	Tx *Tx
+	// User is the connection's user, for the ACL step (nil: the command is not checked).
+	User *UserRef
 
 	locked     []int              // shard indexes held for this command, ascending, no duplicates
 	replyStart int                // the reply's length before the handler wrote (Recover drops the rest)
@@ -71,6 +74,13 @@ type Ctx struct {
 	scriptNow  int64              // inside a script, its start (unix ms): Now's frozen clock
 	// scriptStartUs is a script's start in unix µs: TIME inside the script.
 	scriptStartUs int64
+
+	// The ACL step's room (acl.go): its reply when it denies, the arguments, keys and key
+	// accesses of the check.
+	aclErr  string
+	aclArgs [][]byte
+	aclRefs []KeyRef
+	aclKeys []acl.KeyAccess
 }
 
 // Now is the time (unix ms) a command's relative times count from (SET … EX, EXPIRE, TTL):

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kvserver/kvserver/acl"
 	"github.com/kvserver/kvserver/replyerr"
 )
 
@@ -182,6 +183,14 @@ func (p *Pipeline) exec(ctx *Ctx, conn Conn, inline bool) Outcome {
 			begin = tx.lockEnd[i-1]
 		}
 		ctx.Cmd, ctx.Args = q.cmd, q.args
+		if p.aclOn.Load() {
+			// The rules may have changed since the command was queued (execCommand).
+			if d, u := p.aclCheck(ctx, q.cmd, q.args); d.Reason != acl.None {
+				p.aclDenied(ctx, u, d, ACLContextMulti, ctx.Conn)
+				ctx.W.Error(aclExecText(d))
+				continue
+			}
+		}
 		ctx.locked = tx.lockIdx[begin:tx.lockEnd[i]]
 		ctx.SetNoTouch(noTouch)
 		ns, r, stack := p.callQueued(ctx)

@@ -21,8 +21,8 @@ const (
 )
 
 // Pipeline runs every command, in Redis's processCommand + call order: arity → DEBUG's
-// enable-debug-command → authentication → the denyoom check → the shards of the keys → their
-// locks, ascending → the handler → the hooks after a command → unlock. Handlers do not lock:
+// enable-debug-command → authentication → the ACL (acl.go) → the denyoom check → the shards of
+// the keys → their locks, ascending → the handler → the hooks after a command → unlock. Handlers do not lock:
 // which shards a command holds is declared by its row (Locking), so EXEC and scripts can later
 // hold the union of several commands' shards. A panic in a handler is recovered here, its locks
 // released, the client answered, and the shards it was writing poisoned.
@@ -57,6 +57,10 @@ type Pipeline struct {
 	// Blocking commands (blocked.go): the connections blocked, and their deadlines.
 	blockedClients atomic.Int64
 	timeouts       timeoutHeap
+
+	// The ACL step (acl.go): skipped while aclOn is false (every user allows everything).
+	acl   *ACL
+	aclOn atomic.Bool
 }
 
 // SetGated switches the Gate's check on or off.
@@ -100,6 +104,8 @@ func (p *Pipeline) Run(ctx *Ctx, conn Conn, lookupErr string, inline bool) Outco
 		return p.reject(ctx, replyerr.DebugNotAllowed.Error())
 	case cmd.Flags&NoAuth == 0 && conn.AuthRequired():
 		return p.reject(ctx, replyerr.NoAuth.Error())
+	case p.aclOn.Load() && p.aclRefuses(ctx, aclContext(ctx), ctx.Conn):
+		return p.reject(ctx, ctx.aclErr)
 	case p.scriptBusy.Load() != 0 && ctx.refuseBusy():
 		// Before the memory check, whose eviction would wait on the busy script's shards
 		// (Redis skips eviction while busy), and before any lock (script.go).

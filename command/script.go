@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/kvserver/kvserver/acl"
 	"github.com/kvserver/kvserver/conv"
 	"github.com/kvserver/kvserver/keyspace"
 	"github.com/kvserver/kvserver/querybuf"
@@ -236,6 +238,7 @@ func (s *Scripts) Begin(ctx *Ctx, o ScriptOptions, refuseOOM bool) (*ScriptRun, 
 	c := &r.child
 	c.W, c.KS, c.Cfg, c.Stats, c.DB = &r.w, ctx.KS, ctx.Cfg, ctx.Stats, ctx.DB
 	c.BigArgCopies, c.NoTouch, c.inScript = ctx.BigArgCopies, ctx.NoTouch, true
+	c.User = ctx.User
 	r.start(false)
 	return r, ""
 }
@@ -392,6 +395,8 @@ func (r *ScriptRun) Call(args [][]byte, proto int) []byte {
 		return r.refuse(errScriptArity)
 	case cmd.Flags&NoScript != 0:
 		return r.refuse(errScriptNoScript)
+	case p.aclOn.Load() && p.aclRefuses(c, ACLContextLua, r.parent.Conn):
+		return r.refuse(replyerr.Error("ERR ACL failure in script: " + strings.TrimPrefix(c.aclErr, "NOPERM ")))
 	case r.opts.ReadOnly && cmd.Flags&(Write|MayReplicate) != 0:
 		return r.refuse(errScriptReadOnly)
 	case cmd.Flags&Write != 0 && p.gated.Load() && r.state.Load() == runClean && p.Gate(cmd) != "":
@@ -639,14 +644,20 @@ func (s *Scripts) Run(ctx *Ctx, o ScriptOptions, refuseOOM bool, exec func(r *Sc
 	return r.Undeclared()
 }
 
-// ACLCheck answers redis.acl_check_cmd: there is no ACL, so any known command with a valid
-// arity is allowed; an unknown one is Redis's error.
+// ACLCheck answers redis.acl_check_cmd: whether the script's user may run the command line
+// (its keys and channels included, as ACLCheckAllUserCommandPerm); an unknown command is
+// Redis's error. No ACL entry is logged and nothing is counted.
 func (r *ScriptRun) ACLCheck(args [][]byte) (bool, string) {
 	a := r.argsOf(args)
-	if cmd := r.lookup(a); cmd == nil {
+	cmd := r.lookup(a)
+	if cmd == nil {
 		return false, "Invalid command passed to redis.acl_check_cmd()"
 	}
-	return true, ""
+	if !r.s.P.aclOn.Load() {
+		return true, ""
+	}
+	d, _ := r.s.P.aclCheck(&r.child, cmd, a)
+	return d.Reason == acl.None, ""
 }
 
 // Log is redis.log.

@@ -10,7 +10,8 @@ import (
 // serverFlags are the parameters kvserver acts on, in the order --help lists them: the
 // Acted rows of the support table that are parameters.
 var serverFlags = []string{
-	"port", "bind", "unixsocket", "unixsocketperm", "protected-mode", "requirepass", "maxclients",
+	"port", "bind", "unixsocket", "unixsocketperm", "protected-mode", "requirepass", "aclfile",
+	"acllog-max-len", "acl-pubsub-default", "maxclients",
 	"timeout", "tcp-keepalive", "databases", "hz", "proto-max-bulk-len", "client-query-buffer-limit",
 	"hash-max-listpack-entries", "hash-max-listpack-value",
 	"maxmemory", "maxmemory-policy", "maxmemory-samples", "maxmemory-eviction-tenacity",

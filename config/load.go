@@ -194,7 +194,10 @@ func (l *loader) applyOne(d directive) error {
 	case name == "rename-command" && argc == 3:
 		l.other = append(l.other, append([]string{name}, d.args[1:]...))
 		return nil
-	case name == "user" && argc >= 2, name == "loadmodule" && argc >= 2:
+	case name == "user" && argc >= 2:
+		l.other = append(l.other, append([]string{name}, d.args[1:]...))
+		return nil
+	case name == "loadmodule" && argc >= 2:
 		if l.c.permissive {
 			l.other = append(l.other, append([]string{name}, d.args[1:]...))
 			return nil

@@ -213,8 +213,9 @@ func (st *rewriteState) rewriteSpecial(p *Param, v string, force bool) {
 	}
 }
 
-// Redis also writes the default user's line ("user default on nopass … +@all"); kvserver has no
-// ACL yet and refuses user lines at start-up, so it writes none: requirepass holds the password.
+// Redis also writes every user's line ("user default on nopass … +@all") when no aclfile is
+// set; kvserver keeps the file's user lines and writes none (the ACL's users are the server's,
+// saved by ACL SAVE): requirepass holds the default user's password.
 
 // removeOrphaned blanks the lines left to options that were rewritten: repeated directives,
 // and parameters whose value needs no line.

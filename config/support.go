@@ -47,7 +47,11 @@ var acted = map[string]string{
 	"unixsocket":                        "path of a Unix socket to accept connections on",
 	"unixsocketperm":                    "permissions of the Unix socket (octal)",
 	"protected-mode":                    "refuse non-loopback clients while no password is set",
-	"requirepass":                       "password clients must AUTH with",
+	"requirepass":                       "the default user's password (CONFIG SET changes it, as ACL SETUSER default resetpass >pass)",
+	"user":                              "an ACL user and its rules, as ACL SETUSER, at start-up (not with aclfile)",
+	"aclfile":                           "the file of ACL users loaded at start-up and by ACL LOAD, written by ACL SAVE",
+	"acllog-max-len":                    "entries the ACL LOG keeps",
+	"acl-pubsub-default":                "the channels of new users: resetchannels (none) or allchannels",
 	"maxclients":                        "maximum number of connected clients",
 	"timeout":                           "close a client idle for this many seconds (0: never)",
 	"tcp-keepalive":                     "TCP keep-alive period of client connections, in seconds (0: off)",
@@ -106,8 +110,6 @@ var acted = map[string]string{
 
 // refused lists the directives refused at any value but their default, with what is missing.
 var refused = map[string]string{
-	"aclfile":                  "kvserver has no ACL yet, so the users of this file would not exist and clients would be served without their passwords",
-	"user":                     "kvserver has no ACL yet, so this user's password and permissions would not be enforced",
 	"appendonly":               "kvserver has no append-only file yet; writes would not be persisted",
 	"replicaof":                "kvserver has no replication yet",
 	"cluster-enabled":          "kvserver has no cluster mode",

@@ -40,11 +40,11 @@ func TestEveryDirectiveClassified(t *testing.T) {
 }
 
 // TestRefusals: a refused parameter takes its default and nothing else, at start-up (the
-// line is named) and by CONFIG SET; user and loadmodule lines are refused.
+// line is named) and by CONFIG SET; loadmodule lines are refused (user lines are the ACL's:
+// TestUserDirectives).
 func TestRefusals(t *testing.T) {
 	for _, tc := range []struct{ name, bad, ok string }{
 		{"appendonly", "yes", "no"},
-		{"aclfile", "/etc/users.acl", ""},
 		{"tls-port", "6380", "0"},
 		{"tls-cert-file", "/x.crt", ""},
 		{"cluster-enabled", "yes", "no"},
@@ -52,7 +52,7 @@ func TestRefusals(t *testing.T) {
 	} {
 		c := New()
 		if err := c.Set([2]string{tc.name, tc.bad}); err == nil || !strings.Contains(err.Error(), "CONFIG SET failed (possibly related to argument '"+tc.name+"')") {
-			if tc.name != "cluster-enabled" && tc.name != "replicaof" && tc.name != "aclfile" { // immutable: refused as such
+			if tc.name != "cluster-enabled" && tc.name != "replicaof" { // immutable: refused as such
 				t.Errorf("CONFIG SET %s %s: %v", tc.name, tc.bad, err)
 			}
 		}
@@ -72,7 +72,7 @@ func TestRefusals(t *testing.T) {
 	if err := New().Load([][]string{{"appendonly", "yes"}, {"daemonize", "yes"}, {"appendonly", "no"}, {"daemonize", "no"}}); err != nil {
 		t.Errorf("appendonly yes then no: %v", err)
 	}
-	for _, line := range [][]string{{"user", "default", "on", ">S3cretPw", "~*", "&*", "+@all"}, {"loadmodule", "/x.so"}, {"mymod.opt", "1"}} {
+	for _, line := range [][]string{{"loadmodule", "/x.so"}, {"mymod.opt", "1"}} {
 		err := New().Load([][]string{line})
 		var le *LoadError
 		if !asLoadError(err, &le) || !strings.Contains(le.Error(), "FATAL CONFIG FILE ERROR") {
@@ -146,5 +146,25 @@ func TestDebianRedisConf(t *testing.T) {
 	}
 	if len(c.Save()) != 3 || c.Port() != 6379 {
 		t.Errorf("save %v port %d", c.Save(), c.Port())
+	}
+}
+
+// TestUserDirectives: user lines are kept, in order, for the server's ACL (Other), and
+// aclfile is accepted at start-up.
+func TestUserDirectives(t *testing.T) {
+	c := New()
+	err := c.Load([][]string{{"user", "app", "on", ">pw", "~app:*"}, {"user", "ops", "off"}, {"aclfile", "/etc/users.acl"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range c.Other() {
+		got = append(got, strings.Join(d, " "))
+	}
+	if strings.Join(got, "|") != "user app on >pw ~app:*|user ops off" {
+		t.Fatalf("Other: %q", got)
+	}
+	if v, _ := c.Value("aclfile"); v != "/etc/users.acl" {
+		t.Fatalf("aclfile %q", v)
 	}
 }

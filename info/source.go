@@ -112,6 +112,7 @@ type Stats struct {
 	// and in the current stretch.
 	EvictionExceededTotal, EvictionExceededCurrent time.Duration
 	AuthFailures                                   int64 // acl_access_denied_auth: failed AUTH and HELLO AUTH
+	ACLDeniedCmd, ACLDeniedKey, ACLDeniedChannel   int64 // acl_access_denied_cmd, _key, _channel: commands the ACL refused
 	// QueryBufLimitDisconnections and OutputLimitDisconnections are
 	// client_query_buffer_limit_disconnections and client_output_buffer_limit_disconnections.
 	QueryBufLimitDisconnections, OutputLimitDisconnections int64

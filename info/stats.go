@@ -66,9 +66,9 @@ func writeStats(e *env, f fields) bool {
 	// Redis 7.2's ACL counters: the default user is the only one, so only authentication can
 	// be denied.
 	f.int("acl_access_denied_auth", s.AuthFailures)
-	f.int("acl_access_denied_cmd", 0)
-	f.int("acl_access_denied_key", 0)
-	f.int("acl_access_denied_channel", 0)
+	f.int("acl_access_denied_cmd", s.ACLDeniedCmd)
+	f.int("acl_access_denied_key", s.ACLDeniedKey)
+	f.int("acl_access_denied_channel", s.ACLDeniedChannel)
 	// Redis 7.4's names, kept because clients of kvserver already read them.
 	f.int("client_query_buffer_limit_disconnections", s.QueryBufLimitDisconnections)
 	f.int("client_output_buffer_limit_disconnections", s.OutputLimitDisconnections)

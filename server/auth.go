@@ -1,8 +1,6 @@
 package server
 
 import (
-	"crypto/sha256"
-	"crypto/subtle"
 	"net"
 
 	"go.uber.org/zap"
@@ -10,22 +8,24 @@ import (
 	"github.com/kvserver/kvserver/querybuf"
 )
 
-// Authentication as Redis 7.2 does it for the default user, the only user kvserver has:
-// requirepass is the default user's password ("" means nopass). A client is authenticated
-// when it connects while no password is set, or once it sends a good AUTH or HELLO AUTH;
-// RESET takes that back. authRequired (Redis's authRequired(c)) is what the checks ask: a
-// password is set and the client has not authenticated.
+// Authentication as Redis 7.2 does it: a client starts as the default user, authenticated
+// when that user has no password (nopass) and is on; AUTH or HELLO AUTH with a user's name
+// and one of its passwords makes the client that user (acl.go: its ACL); RESET takes it back
+// to the default user. requirepass is the default user's password (acl.go). authRequired
+// (Redis's authRequired(c)) is what the checks ask: the default user needs a password and the
+// client has not authenticated.
 
 // errProtectedMode is what protected mode writes to a refused client before closing it
 // (networking.c clientAcceptHandler).
 const errProtectedMode = "-DENIED Redis is running in protected mode because protected mode is enabled and no password is set for the default user. In this mode connections are only accepted from the loopback interface. If you want to connect from external computers to Redis you may adopt one of the following solutions: 1) Just disable protected mode sending the command 'CONFIG SET protected-mode no' from the loopback interface by connecting to Redis from the same host the server is running, however MAKE SURE Redis is not publicly accessible from internet if you do so. Use CONFIG REWRITE to make this change permanent. 2) Alternatively you can just disable the protected mode by editing the Redis configuration file, and setting the protected mode option to 'no', and then restarting the server. 3) If you started the server manually just for testing, restart it with the '--protected-mode no' option. 4) Set up an authentication password for the default user. NOTE: You only need to do one of the above things in order for the server to start accepting connections from the outside.\r\n"
 
-// defaultUser is the name of the one user.
+// defaultUser is the name of the default user.
 const defaultUser = "default"
 
-// initAuth sets a new client's authentication: authenticated unless a password is set.
+// initAuth sets a new client's authentication: the default user, authenticated unless it
+// needs a password.
 func (c *client) initAuth() {
-	c.authenticated.Store(c.srv.cfg.RequirePass() == "")
+	c.authenticated.Store(!c.srv.authNeeded.Load())
 }
 
 // unauthReplyLimit bounds the unwritten replies of a client that must still authenticate:
@@ -54,7 +54,7 @@ func (c *client) checkUnauthReplyLimit() {
 // authRequired reports whether the client must still authenticate. An authenticated client
 // pays one atomic load.
 func (c *client) authRequired() bool {
-	return !c.authenticated.Load() && c.srv.cfg.RequirePass() != ""
+	return !c.authenticated.Load() && c.srv.authNeeded.Load()
 }
 
 // parserLimits are the server's protocol limits, with Redis's tighter ones while the client
@@ -65,23 +65,18 @@ func (c *client) parserLimits() querybuf.Limits {
 	return l
 }
 
-// authenticate checks a user name and password as ACLAuthenticateUser does for a server with
-// only the default user: the name must be "default" (case matters), and the password must
-// equal requirepass unless none is set (nopass: any password passes). On success the client
-// is authenticated and its parser loses the unauthenticated limits. The comparison takes the
-// same time for every password of a given length (Redis compares SHA-256 digests).
-func (c *client) authenticate(user, pass []byte) bool {
-	if string(user) != defaultUser {
-		c.srv.stats.authFailures.Add(1)
+// authenticate checks a user name and password as ACLAuthenticateUser: the user must exist
+// and be on, and the password must be one of its own unless it is nopass (the comparison takes
+// the same time for every password: acl.User.CheckPassword). On success the client is that
+// user, authenticated, and its parser loses the unauthenticated limits; a failure is counted
+// and logged (logAuthFailure) with cmdName, the command as typed.
+func (c *client) authenticate(cmdName, user, pass []byte) bool {
+	u := c.srv.acl.reg.User(string(user))
+	if u == nil || !u.Enabled() || !u.CheckPassword(pass) {
+		c.logAuthFailure(cmdName, user, c.tx.Load() != nil && c.tx.Load().InMulti())
 		return false
 	}
-	if want := c.srv.cfg.RequirePass(); want != "" {
-		got, exp := sha256.Sum256(pass), sha256.Sum256([]byte(want))
-		if subtle.ConstantTimeCompare(got[:], exp[:]) != 1 {
-			c.srv.stats.authFailures.Add(1)
-			return false
-		}
-	}
+	c.setUser(u)
 	c.authenticated.Store(true)
 	if c.activeState != nil {
 		c.parser.SetLimits(c.parserLimits())
@@ -92,6 +87,7 @@ func (c *client) authenticate(user, pass []byte) bool {
 // resetAuth is RESET's part: back to the default user, authenticated only if it has no
 // password.
 func (c *client) resetAuth() {
+	c.setUser(nil)
 	c.initAuth()
 	if c.activeState != nil {
 		c.parser.SetLimits(c.parserLimits())

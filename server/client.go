@@ -150,6 +150,7 @@ func (c *client) attachActiveLocked(l *readinessLoop) {
 	a.ctx.W, a.ctx.KS, a.ctx.Cfg = &a.w, c.srv.ks, c.srv.cfg
 	a.ctx.Stats, a.ctx.Conn, a.ctx.Records, a.ctx.BigArgCopies = &c.keyStats, c, c, &c.srv.stats.bigArgCopies
 	a.ctx.Tx = c.tx.Load()
+	a.ctx.User = c.userRef()
 	if c.fd >= 0 {
 		a.ctx.SetBlockedConn(c) // only sockets park blocked (blocked.go)
 	}
@@ -172,7 +173,7 @@ func (c *client) detachActiveLocked(l *readinessLoop) bool {
 	a.closeAfterReply, a.nextCmd, a.blocking = false, 0, false
 	a.ctx.SetBlockedConn(nil)
 	a.ctx.Stats, a.ctx.Conn, a.ctx.Records, a.ctx.Cmd, a.ctx.Args = nil, nil, nil, nil, querybuf.Args{}
-	a.ctx.Tx = nil
+	a.ctx.Tx, a.ctx.User = nil, nil
 	c.activeState = nil
 	if l != nil && len(l.states) < freeStatesPerLoop {
 		l.states = append(l.states, a)
@@ -213,6 +214,7 @@ func (c *client) init() {
 const (
 	switchNoTouch uint32 = 1 << iota // CLIENT NO-TOUCH: its lookups leave LRU/LFU alone
 	switchNoEvict                    // CLIENT NO-EVICT: exempt from client eviction (maxmemory-clients)
+	switchUser                       // authenticated as a user other than default (acl.go)
 )
 
 // switchOn reports whether the CLIENT switch bit is on.

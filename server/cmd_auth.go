@@ -14,8 +14,7 @@ func authCommands() []*command.Command {
 }
 
 // authCommand: AUTH [username] password (acl.c authCommand). The one-argument form is for the
-// default user and is an error when it has no password; a failed AUTH leaves the client as it
-// was.
+// default user and is an error when it is nopass; a failed AUTH leaves the client as it was.
 func authCommand(c *client, args querybuf.Args) {
 	if args.Len() > 3 {
 		c.w.Error(replyerr.Syntax.Error())
@@ -23,14 +22,14 @@ func authCommand(c *client, args querybuf.Args) {
 	}
 	user, pass := []byte(defaultUser), args.Arg(1)
 	if args.Len() == 2 {
-		if c.srv.cfg.RequirePass() == "" {
+		if d := c.srv.acl.reg.Default(); d != nil && d.NoPass() {
 			c.w.Error(errAuthNoPass.Error())
 			return
 		}
 	} else {
 		user, pass = args.Arg(1), args.Arg(2)
 	}
-	if !c.authenticate(user, pass) {
+	if !c.authenticate(args.Arg(0), user, pass) {
 		c.w.Error(errWrongPass.Error())
 		return
 	}
@@ -38,10 +37,10 @@ func authCommand(c *client, args querybuf.Args) {
 }
 
 // helloAuthOrReply is HELLO's authentication step, after its options are parsed: user and
-// pass are the AUTH option's (nil without it). It replies with the error and returns false
+// pass are the AUTH option's (nil without it), cmdName HELLO as typed (the ACL LOG's object). It replies with the error and returns false
 // when HELLO must stop.
-func (c *client) helloAuthOrReply(user, pass []byte) bool {
-	if user != nil && !c.authenticate(user, pass) {
+func (c *client) helloAuthOrReply(cmdName, user, pass []byte) bool {
+	if user != nil && !c.authenticate(cmdName, user, pass) {
 		c.w.Error(errWrongPass.Error())
 		return false
 	}

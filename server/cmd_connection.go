@@ -115,7 +115,7 @@ func helloCommand(c *client, args querybuf.Args) {
 			return
 		}
 	}
-	if !c.helloAuthOrReply(user, pass) {
+	if !c.helloAuthOrReply(args.Arg(0), user, pass) {
 		return
 	}
 	if setName != nil {

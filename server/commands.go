@@ -2,6 +2,7 @@ package server
 
 import (
 	"github.com/kvserver/kvserver/command"
+	"github.com/kvserver/kvserver/family/aclfamily"
 	"github.com/kvserver/kvserver/family/debugfamily"
 	"github.com/kvserver/kvserver/family/geofamily"
 	"github.com/kvserver/kvserver/family/hashfamily"
@@ -37,6 +38,7 @@ func (s *Server) commandFamilies() [][]*command.Command {
 		persistfamily.Commands(s.persist),
 		info.Commands((*infoSource)(s)),
 		authCommands(),
+		aclfamily.Commands(aclHost{s}),
 		debugfamily.Commands(debugHooks{s}),
 		s.observeCommands(),
 		testOnlyCommands(),

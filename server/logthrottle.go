@@ -21,6 +21,7 @@ const (
 	logKindAccept                       // accept failed (out of descriptors): warning
 	logKindDebugLog                     // DEBUG LOG <message>: warning
 	logKindCommandPanic                 // a handler's panic, recovered by the pipeline: warning
+	logKindAuth                         // a failed AUTH or HELLO AUTH: warning
 	numLogKinds
 )
 

@@ -67,6 +67,13 @@ type Server struct {
 	persist *persist.Persister // saves and loads (persistence.go)
 	// replConfs holds what clients declared with REPLCONF, by client id (cmd_sync.go).
 	replConfs sync.Map
+	// clientUsers holds the users of clients that authenticated as one other than default, by
+	// client id (acl.go).
+	clientUsers sync.Map
+	// acl is the users, the ACL LOG and the pipeline's ACL step (acl.go); authNeeded says the
+	// default user has a password or is off, so that new clients must authenticate.
+	acl        serverACL
+	authNeeded atomic.Bool
 	// outputLimit is client-output-buffer-limit's normal class (output_limit.go).
 	outputLimit atomic.Pointer[outputLimit]
 	started     time.Time
@@ -207,6 +214,11 @@ func New(opts Options) (*Server, error) {
 	s.startScripting()
 	s.cmds = command.New(s.commandFamilies()...)
 	s.scriptingTableReady()
+	if err := s.startACL(); err != nil {
+		ks.Close()
+		clientArena.Close()
+		return nil, err
+	}
 	s.startObserving()
 	if err := s.applyRenames(); err != nil {
 		ks.Close()
@@ -307,6 +319,7 @@ func (s *Server) Done() <-chan struct{} { return s.done }
 // removeClient forgets a closed client.
 func (s *Server) removeClient(c *client) {
 	s.replConfs.Delete(c.id)
+	s.clientUsers.Delete(c.id)
 	s.mu.Lock()
 	if _, ok := s.mu.clients[c.id]; ok {
 		delete(s.mu.clients, c.id)
