@@ -32,6 +32,15 @@ const errShutdownSaveFailed = "ERR Errors trying to SHUTDOWN. Check logs."
 //     command dict, which changes from run to run.
 //   - ACL LOG entries: 7.2's have entry-id, timestamp-created and timestamp-last-updated after
 //     7.0.15's seven fields.
+//   - New users: 7.2 gives every user it creates the sanitize-payload flag (redis#11279), so ACL
+//     LIST shows `user default on nopass sanitize-payload ~* &* +@all` and GETUSER's flags end
+//     with it; 7.0.15 sets it only on `reset`.
+//   - INFO stats: 7.2 counts denials in acl_access_denied_auth, _cmd, _key and _channel;
+//     7.0.15 has no such fields (TestACLDeniedCounters is kvserver-only).
+//   - A `user` directive's rule: both refuse a syntax error while reading the file (FATAL CONFIG
+//     FILE ERROR, "Error in user declaration '<argv[j]>': Syntax error") and an unknown command
+//     or category when loading the users ("Error loading ACL rule '+@nosuch' for the user named
+//     'app': …", "Critical error while loading ACLs. Exiting.").
 // Both versions agree on what a change does to connected clients (acl_users_test.go): ACL
 // DELUSER closes the user's connections; ACL SETUSER … off only refuses new AUTHs (a connection
 // already authenticated keeps working); a command permission taken away answers NOPERM from the
