@@ -39,44 +39,56 @@ type ACL struct {
 
 // UserRef is a connection's user. The connection's goroutine sets it (AUTH, HELLO AUTH, RESET)
 // and the pipeline refreshes it when the registry changed (a SETUSER replaces the *acl.User
-// as a whole); other goroutines read it (CLIENT LIST user=, the kills of ACL DELUSER).
+// as a whole); other goroutines read it (CLIENT LIST user=, the kills of ACL DELUSER). The
+// default user's connections share one. The user and the registry generation it was looked
+// up at are one immutable pair, stored as a whole: a refresh that lost a race stores an older
+// generation, which the next command sees and looks up again.
 type UserRef struct {
-	u   atomic.Pointer[acl.User]
-	gen atomic.Uint64 // the registry's generation when u was looked up
+	p atomic.Pointer[userAt]
+}
+
+// userAt is a user as of a registry generation.
+type userAt struct {
+	u   *acl.User
+	gen uint64
 }
 
 // Set makes u the connection's user, as of the registry's generation gen.
-func (r *UserRef) Set(u *acl.User, gen uint64) {
-	r.u.Store(u)
-	r.gen.Store(gen)
-}
+func (r *UserRef) Set(u *acl.User, gen uint64) { r.p.Store(&userAt{u, gen}) }
 
-// User is the connection's user as last looked up (nil: none set, or deleted).
-func (r *UserRef) User() *acl.User { return r.u.Load() }
+// User is the connection's user as last looked up (nil: none set).
+func (r *UserRef) User() *acl.User {
+	if a := r.p.Load(); a != nil {
+		return a.u
+	}
+	return nil
+}
 
 // Name is the user's name ("default" when none is set).
 func (r *UserRef) Name() string {
-	if u := r.u.Load(); u != nil {
+	if u := r.User(); u != nil {
 		return u.Name()
 	}
 	return "default"
 }
 
 // current is the connection's user as the registry has it now: looked up again by name when
-// the registry changed since (nil: the user was deleted).
+// the registry changed since (nil: the user was deleted). The generation is read before the
+// lookup, so a pair never claims a newer generation than its user.
 func (r *UserRef) current(reg *acl.Registry) *acl.User {
-	u := r.u.Load()
-	if u == nil {
+	a := r.p.Load()
+	if a == nil || a.u == nil {
 		return nil
 	}
-	if g := reg.Generation(); g != r.gen.Load() {
-		u = reg.User(u.Name())
+	if g := reg.Generation(); g != a.gen {
+		u := reg.User(a.u.Name())
 		if u == nil {
 			return nil
 		}
 		r.Set(u, g)
+		return u
 	}
-	return u
+	return a.u
 }
 
 // SetACL installs the ACL step (nil: none; every command is allowed) and computes whether

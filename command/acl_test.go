@@ -31,7 +31,7 @@ func aclHarness(t testing.TB, name string, rules ...string) (*Pipeline, *Ctx, *r
 	t.Cleanup(ks.Close)
 	tab := New(aclRows())
 	reg := acl.NewRegistry(ACLCatalog(tab))
-	if name != "default" {
+	if name != "default" && name != "" {
 		rs := make([][]byte, len(rules))
 		for i, r := range rules {
 			rs[i] = []byte(r)
@@ -115,19 +115,23 @@ func TestACLStepOff(t *testing.T) {
 	}
 }
 
-// BenchmarkACLStep is one GET through the pipeline: as the default user (the step off: one
-// atomic load), as the default user while another user is restricted (the step on, AllowsAll
-// on the connection's user), and as a user with ~app:* +@read +@write.
+// BenchmarkACLStep is one GET through the pipeline: without an ACL, as the default user (the
+// step off: one atomic load), and as a user with ~app:* +@read +@write.
 func BenchmarkACLStep(b *testing.B) {
 	for _, bc := range []struct {
 		name, user string
 		rules      []string
 	}{
+		{"none", "", nil},
 		{"default", "default", nil},
 		{"restricted", "app", []string{"on", "nopass", "~app:*", "+@read", "+@write"}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			p, ctx, _, tab := aclHarness(b, bc.user, bc.rules...)
+			if bc.user == "" {
+				p.SetACL(nil)
+				ctx.User = nil
+			}
 			parser := querybuf.NewParser(querybuf.DefaultLimits())
 			parser.Parse([]byte("GET app:1\r\n"))
 			args := parser.Command(0)

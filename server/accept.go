@@ -86,7 +86,7 @@ func (s *Server) acceptSocket(fd int, sa unix.Sockaddr) {
 		refuse("-" + replyerr.MaxClients.Error() + "\r\n")
 		return
 	}
-	if protectedModeDenies(s.cfg.ProtectedMode(), s.cfg.RequirePass(), peer.netAddr()) {
+	if protectedModeDenies(s.cfg.ProtectedMode(), s.defaultNoPass(), peer.netAddr()) {
 		refuse(errProtectedMode)
 		return
 	}

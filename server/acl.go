@@ -48,26 +48,26 @@ func (s *Server) startACL() error {
 	if err := s.setDefaultPassword(s.cfg.RequirePass()); err != nil {
 		return &config.LoadError{Reason: err.Error()}
 	}
-	var users [][]string
+	users := acl.NewConfigUsers(a.reg.Catalog())
 	for _, d := range s.cfg.Other() {
-		if d[0] == "user" {
-			users = append(users, d[1:])
+		if d[0] != "user" {
+			continue
+		}
+		if err := users.Add(d); err != nil {
+			return &config.LoadError{Reason: err.Error()}
 		}
 	}
 	file, _ := s.cfg.Value("aclfile")
-	if file != "" && len(users) > 0 {
+	if file != "" && users.Len() > 0 {
 		return &config.LoadError{Reason: errUsersAndFile}
 	}
-	for _, u := range users {
-		rules := make([][]byte, 0, len(u)-1)
-		if u[0] == "default" {
-			rules = append(rules, []byte("reset")) // ACLLoadConfiguredUsers resets the default user first
+	if users.Len() > 0 {
+		disabled, err := users.Load(a.reg)
+		if err != nil {
+			return &config.LoadError{Reason: err.Error()}
 		}
-		for _, r := range u[1:] {
-			rules = append(rules, []byte(r))
-		}
-		if err := a.reg.SetUser(u[0], rules); err != nil {
-			return &config.LoadError{Reason: "Error in user declaration '" + u[0] + "': " + strings.TrimPrefix(err.Error(), "ERR ")}
+		for _, name := range disabled {
+			s.log.Info("the user is disabled (no 'on' rule): it cannot authenticate", zap.String("user", name))
 		}
 	}
 	if file != "" {
@@ -109,6 +109,12 @@ func (s *Server) aclChanged() {
 	s.pipeline.ACLChanged()
 	d := s.acl.reg.Default()
 	s.authNeeded.Store(d == nil || !d.NoPass() || !d.Enabled())
+}
+
+// defaultNoPass reports whether the default user is nopass (protected mode's test).
+func (s *Server) defaultNoPass() bool {
+	d := s.acl.reg.Default()
+	return d != nil && d.NoPass()
 }
 
 // userRef is the client's user.
@@ -207,4 +213,59 @@ func (h aclHost) Changed() { h.s.aclChanged() }
 func (h aclHost) KillUsers(ctx *command.Ctx, gone func(name string) bool) {
 	self, _ := ctx.Conn.(*client)
 	h.s.killUserClients(self, gone)
+}
+
+// killRevokedSubscribers closes the clients of user u holding a subscription u no longer
+// allows (ACLKillPubsubClientsIfNeeded, after a change that narrowed u's channels: the
+// caller asks acl.User.ChannelsNarrowedFrom). A client's subscriptions belong to whoever
+// serves it: they are read under its mu, taken with TryLock as the cron does; a client busy
+// running a batch meanwhile is closed if subscribed at all (it may hold a revoked one). The
+// client running the command (self) is closed after its reply.
+func (s *Server) killRevokedSubscribers(self *client, u *acl.User) {
+	for _, o := range s.clientsSnapshot() {
+		subs := o.subs.Load()
+		if subs == nil || o.userName() != u.Name() {
+			continue
+		}
+		if subs.nsub.Load()+subs.npsub.Load()+subs.nssub.Load() == 0 {
+			continue
+		}
+		revoked := true
+		switch {
+		case o == self:
+			revoked = subsRevoked(subs, u)
+		case o.mu.TryLock():
+			revoked = subsRevoked(subs, u)
+			o.mu.Unlock()
+		}
+		if !revoked {
+			continue
+		}
+		if o == self {
+			o.closeAfterReply = true
+			continue
+		}
+		o.killed.Store(true)
+		if !s.closeParked(o) {
+			o.shutdownSocket()
+		}
+	}
+}
+
+// subsRevoked reports whether u refuses one of the subscriptions (patterns literally).
+func subsRevoked(subs *clientSubs, u *acl.User) bool {
+	for _, sub := range subs.set.list {
+		if !u.CheckChannel([]byte(sub.name), sub.kind == subPattern) {
+			return true
+		}
+	}
+	return false
+}
+
+func (h aclHost) UserChanged(ctx *command.Ctx, old, u *acl.User) {
+	if old == nil || u == nil || !u.ChannelsNarrowedFrom(old) {
+		return
+	}
+	self, _ := ctx.Conn.(*client)
+	h.s.killRevokedSubscribers(self, u)
 }

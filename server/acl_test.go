@@ -1,11 +1,15 @@
 package server
 
 import (
+	"bufio"
 	"errors"
+	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -248,7 +252,7 @@ func TestACLUserDirectives(t *testing.T) {
 		return err
 	}
 	var le *config.LoadError
-	if err := bad([]string{"user", "app", "bogus"}); !errors.As(err, &le) || !strings.Contains(le.Reason, "Error in user declaration 'app'") {
+	if err := bad([]string{"user", "app", "bogus"}); !errors.As(err, &le) || le.Reason != "Error in user declaration 'user': Syntax error" { // Redis names argv[j] for rule j
 		t.Fatalf("bad user line: %v", err)
 	}
 	if err := bad([]string{"user", "app", "on"}, []string{"aclfile", "/nonexistent.acl"}); !errors.As(err, &le) || le.Reason != errUsersAndFile {
@@ -272,5 +276,68 @@ func TestACLUserDirectives(t *testing.T) {
 	}
 	if v, _ := rdb2.Do(ctx, "ACL", "USERS").StringSlice(); strings.Join(v, ",") != "default,new,ops" {
 		t.Fatalf("users after SAVE, DELUSER, LOAD: %q", v)
+	}
+}
+
+// TestACLPubsubRevocation: a change that takes a channel away closes the user's clients
+// subscribed to it, and only those (Redis 7.2's ACLKillPubsubClientsIfNeeded); a change that
+// takes a command away closes nothing.
+func TestACLPubsubRevocation(t *testing.T) {
+	s, rdb := startInProcess(t)
+	ctx := t.Context()
+	rdb.Do(ctx, "ACL", "SETUSER", "sub", "on", ">pw", "&news*", "&other", "+@all")
+	dial := func(channel string) (net.Conn, *bufio.Reader) {
+		c, err := net.Dial("tcp", s.Addrs()[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		r := bufio.NewReader(c)
+		fmt.Fprintf(c, "AUTH sub pw\r\nSUBSCRIBE %s\r\n", channel)
+		for _, want := range []string{"+OK", "*3", "$9", "subscribe", "$", channel, ":1"} {
+			line, err := r.ReadString('\n')
+			if err != nil || !strings.HasPrefix(line, want) {
+				t.Fatalf("%s: %q %v, want %q", channel, line, err, want)
+			}
+		}
+		return c, r
+	}
+	news, newsR := dial("news1")
+	other, otherR := dial("other")
+	if err := rdb.Do(ctx, "ACL", "SETUSER", "sub", "-get").Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := rdb.Do(ctx, "ACL", "SETUSER", "sub", "resetchannels", "&other").Err(); err != nil {
+		t.Fatal(err)
+	}
+	news.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, err := newsR.ReadString('\n'); err == nil {
+		t.Fatal("the client subscribed to a revoked channel is still connected")
+	}
+	fmt.Fprintf(other, "PING\r\n")
+	other.SetReadDeadline(time.Now().Add(5 * time.Second))
+	for _, want := range []string{"*2", "$4", "pong", "$0", ""} {
+		if line, err := otherR.ReadString('\n'); err != nil || !strings.HasPrefix(line, want) {
+			t.Fatalf("the client of an allowed channel: %q %v", line, err)
+		}
+	}
+}
+
+// TestACLClientKillUser: CLIENT KILL USER closes the user's clients only; an unknown user is
+// an error.
+func TestACLClientKillUser(t *testing.T) {
+	_, rdb := startInProcess(t)
+	ctx := t.Context()
+	rdb.Do(ctx, "ACL", "SETUSER", "app", "on", "nopass", "+@all", "~*")
+	c := aclConn(t, rdb)
+	c.Do(ctx, "AUTH", "app", "x")
+	if got := errText(rdb.Do(ctx, "CLIENT", "KILL", "USER", "nosuch").Err()); got != "ERR No such user 'nosuch'" {
+		t.Fatalf("unknown user: %q", got)
+	}
+	if n, err := rdb.Do(ctx, "CLIENT", "KILL", "USER", "app").Int(); err != nil || n != 1 {
+		t.Fatalf("CLIENT KILL USER app: %d %v", n, err)
+	}
+	if err := c.Do(ctx, "PING").Err(); err == nil {
+		t.Fatal("the app client still answers")
 	}
 }

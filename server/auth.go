@@ -97,8 +97,8 @@ func (c *client) resetAuth() {
 // protectedModeDenies is clientAcceptHandler's test: protected mode is on, the default user
 // has no password, and the client is not local (loopback: 127.0.0.0/8 or ::1; a connection
 // with no IP address, such as a Unix socket, is local).
-func protectedModeDenies(protectedMode bool, requirepass string, remote net.Addr) bool {
-	if !protectedMode || requirepass != "" {
+func protectedModeDenies(protectedMode, defaultNoPass bool, remote net.Addr) bool {
+	if !protectedMode || !defaultNoPass {
 		return false
 	}
 	tcp, ok := remote.(*net.TCPAddr)

@@ -24,7 +24,7 @@ func TestProtectedModeDenies(t *testing.T) {
 		{false, "", tcp("192.0.2.7"), false},
 		{true, "", &net.UnixAddr{Name: "/tmp/s", Net: "unix"}, false},
 	} {
-		if got := protectedModeDenies(tc.protected, tc.pass, tc.addr); got != tc.want {
+		if got := protectedModeDenies(tc.protected, tc.pass == "", tc.addr); got != tc.want {
 			t.Errorf("protected %v, password %q, %v: %v, want %v", tc.protected, tc.pass, tc.addr, got, tc.want)
 		}
 	}

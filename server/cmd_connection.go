@@ -329,11 +329,12 @@ func clientKillCommand(c *client, args querybuf.Args) {
 				return
 			}
 		case conv.EqFold(args.Arg(i), "user"):
-			// Every client is the default user's (no ACL users yet).
-			if val != defaultUser {
+			if c.srv.acl.reg.User(val) == nil {
 				c.w.Error(fmt.Sprintf("ERR No such user '%s'", val))
 				return
 			}
+			name := val
+			match = append(match, func(o *client) bool { return o.userName() == name })
 		case conv.EqFold(args.Arg(i), "type"):
 			m, ok := clientTypeMatch(val)
 			if !ok {

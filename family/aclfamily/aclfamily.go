@@ -32,6 +32,9 @@ type Host interface {
 	// KillUsers closes the clients whose user gone says no longer exists (the client running
 	// ctx after its reply), as ACLFreeUserAndKillClients.
 	KillUsers(ctx *command.Ctx, gone func(name string) bool)
+	// UserChanged follows a change of user old into u (SETUSER, LOAD): the clients of u
+	// subscribed to channels it no longer allows are closed (ACLKillPubsubClientsIfNeeded).
+	UserChanged(ctx *command.Ctx, old, u *acl.User)
 }
 
 // Errors of the ACL command, Redis 7.2's texts.
@@ -78,10 +81,13 @@ func (f family) setuser(ctx *command.Ctx) {
 	for i := 3; i < ctx.Args.Len(); i++ {
 		rules = append(rules, ctx.Args.Arg(i))
 	}
-	if err := f.h.Registry().SetUser(string(name), rules); err != nil {
+	reg := f.h.Registry()
+	old := reg.User(string(name))
+	if err := reg.SetUser(string(name), rules); err != nil {
 		ctx.W.Error(err.Error())
 		return
 	}
+	f.h.UserChanged(ctx, old, reg.User(string(name)))
 	f.h.Changed()
 	ctx.W.OK()
 }
@@ -349,6 +355,10 @@ func (f family) load(ctx *command.Ctx) {
 		return
 	}
 	reg := f.h.Registry()
+	before := map[string]*acl.User{}
+	for _, n := range reg.Names() {
+		before[n] = reg.User(n)
+	}
 	if err := reg.LoadFileNamed(path, text); err != nil {
 		msg := err.Error()
 		if !strings.HasPrefix(msg, "ERR ") {
@@ -358,6 +368,11 @@ func (f family) load(ctx *command.Ctx) {
 		return
 	}
 	f.h.KillUsers(ctx, func(name string) bool { return reg.User(name) == nil })
+	for name, old := range before {
+		if u := reg.User(name); u != nil {
+			f.h.UserChanged(ctx, old, u)
+		}
+	}
 	f.h.Changed()
 	ctx.W.OK()
 }

@@ -24,6 +24,8 @@ type fakeHost struct {
 	changed int
 	clients []string // the users with clients
 	killed  []string
+	// narrowed are the users whose channels a change narrowed.
+	narrowed []string
 }
 
 func (f *fakeHost) Registry() *acl.Registry  { return f.reg }
@@ -31,6 +33,11 @@ func (f *fakeHost) Log() *acl.Log            { return f.log }
 func (f *fakeHost) Commands() *command.Table { return f.tab }
 func (f *fakeHost) ACLFile() string          { return f.file }
 func (f *fakeHost) Changed()                 { f.changed++ }
+func (f *fakeHost) UserChanged(_ *command.Ctx, old, u *acl.User) {
+	if old != nil && u.ChannelsNarrowedFrom(old) {
+		f.narrowed = append(f.narrowed, u.Name())
+	}
+}
 func (f *fakeHost) KillUsers(_ *command.Ctx, gone func(string) bool) {
 	for _, n := range f.clients {
 		if gone(n) {
