@@ -46,10 +46,15 @@
 #      the keys spread over 1,000,000 (-r), by redis-benchmark at -P 1 and -P 16 — ops/s and ops
 #      per server CPU-second (target for kvserver ≥ 0.8× Redis); a fresh server per side, every
 #      run checked free of error replies and counted in INFO commandstats
+#  12  ACL (issue 24): redis-benchmark GET and SET at -P 16 on keys app:__rand_int__ as the
+#      default user and as a user `app` (on >pw ~app:* +@read +@write, redis-benchmark --user app
+#      -a pw) — ops per server CPU-second of each and the restricted/default ratio per server
+#      (target within 3%); a fresh server per side, every run checked free of error replies and
+#      counted in INFO commandstats
 #
 # Environment (defaults in parentheses; QUICK=1 lowers the counts for a ~2-minute smoke test):
 #   ROUNDS (5)            rounds per measurement; figures that count need at least 5
-#   ONLY ("1 2 3 4 5 6 7 8 9 10 11") which measurements to run
+#   ONLY ("1 2 3 4 5 6 7 8 9 10 11 12") which measurements to run
 #   KVSERVER (build it)   run this binary as the kvserver side, e.g. /usr/bin/redis-server to
 #                         check the script itself
 #   OUT (BENCHMARKS.md)   report path; CHART (bench/bytes-per-key.svg) chart path
@@ -64,7 +69,7 @@
 #                         --maxmemory-policy allkeys-lru": the memory limit set but not reached
 # and the counts below (TP_N1, TP_N16, MEM_KEYS, IDLE_CONNS, LAT_RATE, P_ROUNDS, SAVE_KEYS,
 # PS_SUBS, PS_MSGS, PS_IDLE, HS_FIELDS, HS_N, L_ELEMS, L_N, L_BLOCKED, L_WAKE_ROUNDS, Z_MEMBERS,
-# Z_SETS, Z_N, Z_RANK_MEMBERS, Z_RANK_N, SC_N1, SC_N16, …).
+# Z_SETS, Z_N, Z_RANK_MEMBERS, Z_RANK_N, SC_N1, SC_N16, ACL_N, …).
 set -euo pipefail
 
 # How the run was asked for, before the defaults below fill the variables in.
@@ -85,9 +90,10 @@ if [ "$QUICK" = 1 ]; then
   : "${L_BLOCKED:=2000}" "${L_WAKE_ROUNDS:=2000}"
   : "${Z_MEMBERS:=100000}" "${Z_SETS:=10000}" "${Z_N:=100000}" "${Z_RANK_MEMBERS:=100000}" "${Z_RANK_N:=50000}"
   : "${SC_N1:=20000}" "${SC_N16:=100000}"
+  : "${ACL_N:=200000}"
 fi
 ROUNDS=${ROUNDS:-5}
-ONLY=${ONLY:-1 2 3 4 5 6 7 8 9 10 11}
+ONLY=${ONLY:-1 2 3 4 5 6 7 8 9 10 11 12}
 SERVER_ARGS=${SERVER_ARGS:-}
 TP_N1=${TP_N1:-300000}          # requests per redis-benchmark run at -P 1 (a few seconds each)
 TP_N16=${TP_N16:-2000000}       # … and at -P 16
@@ -149,6 +155,7 @@ Z_RANK_N=${Z_RANK_N:-500000}    # … requests per -P 16 run of ZRANK and of ZRA
 Z_PARTS=${Z_PARTS:-a b}         # parts of 10 to run: a memory, b speed
 SC_N1=${SC_N1:-200000}          # 11: EVALSHA requests per run at -P 1 …
 SC_N16=${SC_N16:-1000000}       # … and at -P 16
+ACL_N=${ACL_N:-2000000}         # 12: requests per -P 16 run of GET and of SET, per user
 VALUE=85                        # value size of items 1, 2, 4 and 6
 OUT=${OUT:-$ROOT/BENCHMARKS.md}
 CHART=${CHART:-$ROOT/bench/bytes-per-key.svg}
@@ -1167,6 +1174,91 @@ measure_scripts() {
   stop_server redis
 }
 
+# ACL_RULES are measurement 12's restricted user's rules: its keys and commands limited, as a
+# service's own user would be, but every command the benchmark sends allowed.
+ACL_RULES="on >pw ~app:* +@read +@write"
+ACL_VALUE=$(printf '%*s' "$VALUE" '' | tr ' ' v) # SET's value: VALUE bytes
+ACL_USERS=(default app)
+ACL_TESTS=(set get)
+
+# acl_setup makes the user app on side's server and checks that it can log in and read.
+acl_setup() {
+  local side=$1 port=${PORT[$1]} out
+  # shellcheck disable=SC2086 # the rules are words
+  out=$(timeout 30 redis-cli -p "$port" ACL SETUSER app $ACL_RULES)
+  [ "$out" = OK ] || { echo "${NAME[$side]}: ACL SETUSER app: $out" >&2; return 1; }
+  out=$(timeout 30 redis-cli -p "$port" --user app --pass pw --no-auth-warning EXISTS app:probe)
+  [ "$out" = 0 ] || { echo "${NAME[$side]}: EXISTS app:probe as app: $out" >&2; return 1; }
+}
+
+# noperm_count prints INFO errorstats' count of NOPERM replies (0 when none).
+noperm_count() {
+  timeout 30 redis-cli -p "$1" INFO errorstats | tr -d '\r' |
+    awk -F'[:=]' '$1 == "errorstat_NOPERM" { print $3; found = 1 } END { if (!found) print 0 }'
+}
+
+# acl_one runs one redis-benchmark run of n requests at -P 16 of test (set or get, on keys
+# app:__rand_int__) as user against side's server and records ops/s and ops per server
+# CPU-second. A run with an error reply fails, but for the NOPERMs of redis-benchmark's own
+# CONFIG GET save and appendonly at its start (app may not run CONFIG; at most 2); so does a run
+# whose calls INFO commandstats does not count.
+acl_one() {
+  local side=$1 user=$2 test=$3 n=$4 r=$5 port=${PORT[$1]} e0 e1 n0 n1 c0 c1 t0 t1 csv rps cpu id
+  local -a auth=() cmd=(GET app:__rand_int__)
+  [ "$user" = default ] || auth=(--user "$user" -a pw)
+  [ "$test" = get ] || cmd=(SET app:__rand_int__ "$ACL_VALUE")
+  e0=$(info_field "$port" stats total_error_replies)
+  n0=$(noperm_count "$port")
+  c0=$(cmdstat_calls "$port" "$test")
+  t0=$(cpu_ticks "${PID[$side]}")
+  csv=$(timeout 600 redis-benchmark -p "$port" "${auth[@]}" -c 50 -n "$n" -P 16 -r "$TP_KEYS" --csv \
+    "${cmd[@]}" 2>/dev/null | sed -n 2p | tr -d '"')
+  t1=$(cpu_ticks "${PID[$side]}")
+  e1=$(info_field "$port" stats total_error_replies)
+  n1=$(noperm_count "$port")
+  c1=$(cmdstat_calls "$port" "$test")
+  [ "$((e1 - e0))" = "$((n1 - n0))" ] && [ "$((n1 - n0))" -le 2 ] ||
+    { echo "${NAME[$side]}: $((e1 - e0)) error replies ($((n1 - n0)) NOPERM) during ${test^^} as $user" >&2; return 1; }
+  [ "$((c1 - c0))" = "$n" ] || { echo "${NAME[$side]}: $((c1 - c0)) ${test^^} calls counted as $user, want $n" >&2; return 1; }
+  IFS=, read -r _ rps _ <<<"$csv"
+  cpu=$(awk -v n="$n" -v t="$TICKS" -v d="$((t1 - t0))" 'BEGIN { if (d <= 0) exit 1; printf "%.0f", n * t / d }')
+  id=acl_${user}_$test
+  record "${id}_ops" "$side" "$r" "$rps"
+  record "${id}_cpu" "$side" "$r" "$cpu"
+  say "  ${test^^} -P 16 as $user, ${NAME[$side]}: $rps ops/s, $cpu ops/CPU-s"
+}
+
+measure_acl() {
+  local r side user test
+  say "12. ACL: GET and SET -P 16 on app:__rand_int__ as default and as app ($ACL_RULES), a fresh server per side"
+  note_cmd "redis-cli -p \$PORT ACL SETUSER app $ACL_RULES   # 12"
+  for test in "${ACL_TESTS[@]}"; do
+    for user in "${ACL_USERS[@]}"; do
+      note_cmd "redis-benchmark -p \$PORT$([ "$user" = default ] || echo " --user app -a pw") -c 50 -n $ACL_N -P 16 -r $TP_KEYS --csv $([ "$test" = get ] && echo "GET app:__rand_int__" || echo "SET app:__rand_int__ <$VALUE bytes>")   # 12: INFO total_error_replies unchanged (app: but for ≤ 2 NOPERMs to redis-benchmark's CONFIG GET) and commandstats' $test calls += $ACL_N checked"
+    done
+  done
+  for side in "${SIDES[@]}"; do
+    if ! { start_server "$side" && acl_setup "$side"; } 2>"$WORK/start.err"; then
+      cat "$WORK/start.err" >&2
+      failed "${NAME[$side]}: start and ACL SETUSER app" "$WORK/start.err"
+      stop_server "$side"
+    fi
+  done
+  for r in $(seq "$ROUNDS"); do
+    say "round $r/$ROUNDS"
+    for test in "${ACL_TESTS[@]}"; do
+      for user in "${ACL_USERS[@]}"; do
+        for side in "${SIDES[@]}"; do
+          [ -n "${PID[$side]:-}" ] || continue
+          attempt "ACL ${test^^} -P 16 as $user, ${NAME[$side]}, round $r" acl_one "$side" "$user" "$test" "$ACL_N" "$r"
+        done
+      done
+    done
+  done
+  stop_server kv
+  stop_server redis
+}
+
 # ---- report --------------------------------------------------------------------------------
 
 # median prints the median of a metric's rounds for a side, or nothing.
@@ -1313,6 +1405,13 @@ define_rows() {
     row "sc_evalsha_P${p}_p50" f3 "EVALSHA of GET, INCR, EXPIRE -P $p: p50 latency, ms"
     row "sc_evalsha_P${p}_p99" f3 "EVALSHA of GET, INCR, EXPIRE -P $p: p99 latency, ms"
   done
+  for test in "${ACL_TESTS[@]}"; do
+    row "acl_default_${test}_cpu" int "${test^^} -P 16 on app:*, default user: ops per server CPU-second"
+    row "acl_app_${test}_cpu" int "${test^^} -P 16 on app:*, user app (~app:* +@read +@write): ops per server CPU-second"
+    row "acl_ratio_${test}" f3 "${test^^} -P 16: user app ÷ default user, ops per server CPU-second (target ≥ 0.97)"
+    row "acl_default_${test}_ops" int "${test^^} -P 16 on app:*, default user: ops/s"
+    row "acl_app_${test}_ops" int "${test^^} -P 16 on app:*, user app: ops/s"
+  done
 }
 
 # side_median is median, plus the derived latency growth.
@@ -1321,6 +1420,12 @@ side_median() {
     local big small
     big=$(median lat_big_p999 "$2") small=$(median lat_small_p999 "$2")
     [ -n "$big" ] && [ -n "$small" ] && ratio "$big" "$small"
+    return 0
+  fi
+  if [[ $1 == acl_ratio_* ]]; then # measurement 12: the restricted user's median over the default's
+    local app def
+    app=$(median "acl_app_${1#acl_ratio_}_cpu" "$2") def=$(median "acl_default_${1#acl_ratio_}_cpu" "$2")
+    [ -n "$app" ] && [ -n "$def" ] && awk -v a="$app" -v b="$def" 'BEGIN { if (b > 0) printf "%.3f\n", a / b }'
     return 0
   fi
   median "$1" "$2"
@@ -1546,6 +1651,14 @@ write_report() {
       echo "  $(commas "$SC_N1") requests at -P 1 and $(commas "$SC_N16") at -P 16: every call runs GET, INCR and EXPIRE on one of"
       echo "  $(commas "$TP_KEYS") keys; INFO total_error_replies unchanged and commandstats' EVALSHA calls checked after each run."
     fi
+    if grep -q '^acl_' "$RESULTS"; then
+      echo "- ACL: one fresh server per side with a user \`app\` made by \`ACL SETUSER app $ACL_RULES\`; in each"
+      echo "  round \`redis-benchmark -c 50 -P 16 -r $(commas "$TP_KEYS") --csv\` of \`SET app:__rand_int__ <$VALUE bytes>\` and of"
+      echo "  \`GET app:__rand_int__\`, $(commas "$ACL_N") requests each, as the default user and as app (\`--user app -a pw\`);"
+      echo "  INFO total_error_replies unchanged (but for app's NOPERMs to redis-benchmark's own CONFIG GET at its"
+      echo "  start, at most 2) and commandstats' calls checked after each run. The ratio rows"
+      echo "  are app's median over the default user's on the same server (target ≥ 0.97: within 3%)."
+    fi
     if grep -q '^p_' "$RESULTS"; then
       echo "- Persistence ($P_ROUNDS rounds: each takes minutes): servers started with \`--dir \$DIR --dbfilename dump.rdb\`"
       echo "  (rdbcompression yes, checked). BGSAVE: \`bench/persist\` sends it and polls INFO persistence every 10 ms"
@@ -1707,6 +1820,7 @@ for m in $ONLY; do
     9) measure_lists ;;
     10) measure_zsets ;;
     11) measure_scripts ;;
+    12) measure_acl ;;
     *) echo "ONLY: unknown measurement $m" >&2; exit 2 ;;
   esac
 done

@@ -18,6 +18,34 @@ const errShutdownSaveFailed = "ERR Errors trying to SHUTDOWN. Check logs."
 // A listpack set (RDB type 20, Redis 7.2) is unknown to Debian's 7.0.15, which refuses such a
 // file or payload: the interop tests mark it.
 
+// ACL (testdata/commands/acl.txt, tests/acl_*_test.go, issue 24), 7.2's behaviour in
+// kvserver-only blocks (from acl.c and server.c of Valkey 8.0.1, not run on 7.2), 7.0.15's in
+// redis-only ones:
+//   - NOPERM texts: 7.2 names the user for a command ("User app has no permissions to run the
+//     'set' command") and says "No permissions to access a key" / "a channel"; 7.0.15 says "this
+//     user has no permissions to run the 'set' command" and "… to access one of the keys (the
+//     channels) used as arguments". ACL DRYRUN's texts likewise: 7.2 "User app has no
+//     permissions to …", 7.0.15 "This user has no permissions to …".
+//   - Command rules: 7.2 keeps them as written (ACL LIST and GETUSER show `-@all +@read -get
+//     +@string`; a later `+get` replaces an earlier `-get`); 7.0.15 rebuilds them from the
+//     command bitmap (`-@all +@read +@string`), its single commands in the order of its
+//     command dict, which changes from run to run.
+//   - ACL LOG entries: 7.2's have entry-id, timestamp-created and timestamp-last-updated after
+//     7.0.15's seven fields.
+//   - New users: 7.2 gives every user it creates the sanitize-payload flag (redis#11279), so ACL
+//     LIST shows `user default on nopass sanitize-payload ~* &* +@all` and GETUSER's flags end
+//     with it; 7.0.15 sets it only on `reset`.
+//   - INFO stats: 7.2 counts denials in acl_access_denied_auth, _cmd, _key and _channel;
+//     7.0.15 has no such fields (TestACLDeniedCounters is kvserver-only).
+//   - A `user` directive's rule: both refuse a syntax error while reading the file (FATAL CONFIG
+//     FILE ERROR, "Error in user declaration '<argv[j]>': Syntax error") and an unknown command
+//     or category when loading the users ("Error loading ACL rule '+@nosuch' for the user named
+//     'app': …", "Critical error while loading ACLs. Exiting.").
+// Both versions agree on what a change does to connected clients (acl_users_test.go): ACL
+// DELUSER closes the user's connections; ACL SETUSER … off only refuses new AUTHs (a connection
+// already authenticated keeps working); a command permission taken away answers NOPERM from the
+// next command on; a subscriber whose channels the new rules no longer allow is closed.
+
 // Refused directives (user, aclfile, appendonly yes, TLS, replicaof, cluster-enabled …),
 // which Redis acts on, are tested by the kvserver-only tests of
 // config_safety_test.go.
