@@ -46,7 +46,7 @@ const errShutdownSaveFailed = "ERR Errors trying to SHUTDOWN. Check logs."
 // already authenticated keeps working); a command permission taken away answers NOPERM from the
 // next command on; a subscriber whose channels the new rules no longer allow is closed.
 
-// Refused directives (user, aclfile, appendonly yes, TLS, replicaof, cluster-enabled …),
+// Refused directives (appendonly yes, TLS, replicaof, cluster-enabled …),
 // which Redis acts on, are tested by the kvserver-only tests of
 // config_safety_test.go.
 
