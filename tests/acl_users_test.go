@@ -351,3 +351,48 @@ func TestACLGoRedisUsername(t *testing.T) {
 		})
 	}
 }
+
+// TestACLLogLengthAndRepeats: failed AUTHs are not logged one by one: repeats of the same
+// denial (same reason, object and user, within a minute) count in one ACL LOG entry, from any
+// connection; acllog-max-len caps the entries, dropping the oldest; a denial inside a script
+// is logged with context lua.
+func TestACLLogLengthAndRepeats(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	requireACL(t, s)
+	adm := s.RawConn(t)
+	mustOK(t, adm, "ACL", "SETUSER", "app", "on", ">pw", "~app:*", "+@read", "+eval")
+	for range 20 {
+		wantReply(t, "AUTH app bad", s.RawConn(t).Do("AUTH", "app", "bad"),
+			"(error) WRONGPASS invalid username-password pair or user is disabled.")
+	}
+	log := aclLog(t, adm)
+	if len(log) != 1 {
+		t.Fatalf("ACL LOG after 20 failed AUTHs: %d entries, want 1: %v", len(log), log)
+	}
+	checkLogEntry(t, 0, log[0], map[string]string{"reason": "auth", "object": "AUTH", "username": "app", "count": "20"})
+
+	mustOK(t, adm, "CONFIG", "SET", "acllog-max-len", "2")
+	c := s.RawConn(t)
+	mustOK(t, c, "AUTH", "app", "pw")
+	c.Do("GET", "k1")
+	c.Do("SET", "app:1", "v")
+	c.Do("EVAL", "return redis.call('get', 'k2')", "0")
+	log = aclLog(t, adm)
+	want := []map[string]string{
+		{"reason": "key", "context": "lua", "object": "k2", "count": "1"},
+		{"reason": "command", "context": "toplevel", "object": "set", "count": "1"},
+	}
+	if len(log) != len(want) {
+		t.Fatalf("ACL LOG with acllog-max-len 2: %d entries, want %d: %v", len(log), len(want), log)
+	}
+	for i, w := range want {
+		w["username"] = "app"
+		checkLogEntry(t, i, log[i], w)
+	}
+	mustOK(t, adm, "CONFIG", "SET", "acllog-max-len", "0")
+	c.Do("GET", "k3")
+	if log := aclLog(t, adm); len(log) != 0 {
+		t.Errorf("ACL LOG with acllog-max-len 0: %v", log)
+	}
+}
