@@ -106,8 +106,8 @@ type Config struct {
 
 	mu struct {
 		sync.RWMutex
-		values []string   // by params index, CONFIG GET text
-		other  [][]string // non-parameter directives kept by Load
+		values []string    // by params index, CONFIG GET text
+		other  []directive // non-parameter directives kept by Load, the name lower-cased
 	}
 }
 

@@ -56,7 +56,7 @@ type loader struct {
 	c        *Config
 	staged   map[int]string
 	setBy    map[int]directive // the last directive that set each staged parameter
-	other    [][]string
+	other    []directive
 	saveSeen bool
 	depth    int // include nesting
 }
@@ -119,9 +119,38 @@ func (c *Config) Other() [][]string {
 	defer c.mu.RUnlock()
 	out := make([][]string, len(c.mu.other))
 	for i, d := range c.mu.other {
-		out[i] = append([]string(nil), d...)
+		out[i] = append([]string(nil), d.args...)
 	}
 	return out
+}
+
+// Directive is a directive Load kept (Other), with where it was read.
+type Directive struct {
+	Args []string // the name, lower-cased, and its arguments
+	at   directive
+}
+
+// Fail returns the start-up error for the directive: Redis's block naming its file, line and
+// text, as the loader's own errors do.
+func (d Directive) Fail(reason string) *LoadError {
+	return &LoadError{File: d.at.file, Line: d.at.line, Text: d.at.text, Reason: reason}
+}
+
+// OtherDirectives is Other with each directive's place, for the server's errors.
+func (c *Config) OtherDirectives() []Directive {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	out := make([]Directive, len(c.mu.other))
+	for i, d := range c.mu.other {
+		out[i] = Directive{Args: append([]string(nil), d.args...), at: d}
+	}
+	return out
+}
+
+// keep records a directive for the server (Other), its name lower-cased.
+func (l *loader) keep(name string, d directive) {
+	d.args = append([]string{name}, d.args[1:]...)
+	l.other = append(l.other, d)
 }
 
 func (l *loader) current(i int) string {
@@ -192,14 +221,14 @@ func (l *loader) applyOne(d directive) error {
 	case name == "include" && argc == 2:
 		return l.include(d.args[1], fail)
 	case name == "rename-command" && argc == 3:
-		l.other = append(l.other, append([]string{name}, d.args[1:]...))
+		l.keep(name, d)
 		return nil
 	case name == "user" && argc >= 2:
-		l.other = append(l.other, append([]string{name}, d.args[1:]...))
+		l.keep(name, d)
 		return nil
 	case name == "loadmodule" && argc >= 2:
 		if l.c.permissive {
-			l.other = append(l.other, append([]string{name}, d.args[1:]...))
+			l.keep(name, d)
 			return nil
 		}
 		return fail(refusedDirectiveReason(name))
@@ -208,7 +237,7 @@ func (l *loader) applyOne(d directive) error {
 			return fail("Module config specified without value")
 		}
 		if l.c.permissive {
-			l.other = append(l.other, append([]string{name}, d.args[1:]...))
+			l.keep(name, d)
 			return nil
 		}
 		return fail("Module configuration '" + name + "' is not supported: kvserver does not load Redis modules")

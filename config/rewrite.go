@@ -53,16 +53,20 @@ var fileOnlyDirectives = map[string]bool{
 //     master and bind at its default lose their lines;
 //   - runs of blank lines become one.
 //
+// The ACL's users (users, ACL LIST's lines) are written as `user` lines, in the place of the
+// file's old ones, when no aclfile is set; with an aclfile the file's user lines go, as the
+// users live in the aclfile (rewriteConfigUserOption).
+//
 // Lines of included files are not rewritten: a value set there is written again to the main
 // file when it differs from the default, where it then wins. A missing file is created. The
 // new content goes to a temporary file in the same directory, synced, then renamed over the
 // old one, so that a crash leaves the old file or the new one.
-func (c *Config) Rewrite(path string) error {
+func (c *Config) Rewrite(path string, users []string) error {
 	old, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	return writeFileAtomic(path, []byte(c.rewriteContent(string(old))))
+	return writeFileAtomic(path, []byte(c.rewriteContent(string(old), users)))
 }
 
 // rewriteState is rewriteConfigState: the old file's lines, where each option sits, and
@@ -75,7 +79,7 @@ type rewriteState struct {
 }
 
 // rewriteContent returns the new text of a configuration file whose text was old.
-func (c *Config) rewriteContent(old string) string {
+func (c *Config) rewriteContent(old string, users []string) string {
 	st := &rewriteState{optionLines: map[string][]int{}, rewritten: map[string]bool{}, needsSignature: true}
 	if old != "" {
 		for _, line := range strings.Split(old, "\n") {
@@ -85,9 +89,19 @@ func (c *Config) rewriteContent(old string) string {
 	c.mu.RLock()
 	values := append([]string(nil), c.mu.values...)
 	c.mu.RUnlock()
+	aclfile := ""
 	for i := range params {
 		st.rewriteParam(&params[i], values[i])
+		if params[i].Name == "aclfile" {
+			aclfile = values[i]
+		}
 	}
+	if aclfile == "" {
+		for _, u := range users {
+			st.rewriteLine("user", u, true)
+		}
+	}
+	st.markProcessed("user") // with an aclfile, or no users, the old lines go
 	st.removeOrphaned()
 	return st.content()
 }
@@ -212,10 +226,6 @@ func (st *rewriteState) rewriteSpecial(p *Param, v string, force bool) {
 		st.rewriteLine(name, name+" "+v, force)
 	}
 }
-
-// Redis also writes every user's line ("user default on nopass … +@all") when no aclfile is
-// set; kvserver keeps the file's user lines and writes none (the ACL's users are the server's,
-// saved by ACL SAVE): requirepass holds the default user's password.
 
 // removeOrphaned blanks the lines left to options that were rewritten: repeated directives,
 // and parameters whose value needs no line.

@@ -35,7 +35,7 @@ func TestRewriteContent(t *testing.T) {
 		"# indented comment\nreplica-read-only no\nmaxmemory 2mb\ntimeout 0\n\n" +
 		"client-output-buffer-limit normal 0 0 0\n\n" + rewriteSignature + "\n" +
 		"loglevel verbose\ndir \"" + dir + "\"\nmaxclients 100\nlatency-tracking-info-percentiles 50 99 99.9\n"
-	got := c.rewriteContent(old)
+	got := c.rewriteContent(old, nil)
 	if got != sortedTail(want, got) {
 		t.Fatalf("rewrite:\n%s\nwant:\n%s", got, want)
 	}
@@ -45,7 +45,7 @@ func TestRewriteContent(t *testing.T) {
 	if err := c.Set([2]string{"requirepass", `a b"c`}); err != nil {
 		t.Fatal(err)
 	}
-	got2 := c.rewriteContent(got)
+	got2 := c.rewriteContent(got, nil)
 	if !strings.HasSuffix(got2, "\n\nrequirepass \"a b\\\"c\"\n") {
 		t.Fatalf("second rewrite does not end with the password:\n%s", got2)
 	}
@@ -56,8 +56,8 @@ func TestRewriteContent(t *testing.T) {
 		t.Fatalf("signature repeated:\n%s", got2)
 	}
 	// Rewriting again changes nothing but adds one trailing blank line, once.
-	got3 := c.rewriteContent(got2)
-	if got3 != got2+"\n" || c.rewriteContent(got3) != got3 {
+	got3 := c.rewriteContent(got2, nil)
+	if got3 != got2+"\n" || c.rewriteContent(got3, nil) != got3 {
 		t.Fatalf("rewrite is not stable:\n%q\n%q", got2, got3)
 	}
 }
@@ -97,7 +97,7 @@ func TestRewriteValues(t *testing.T) {
 		[2]string{"proto-max-bulk-len", "1gb"}); err != nil {
 		t.Fatal(err)
 	}
-	got := c.rewriteContent("bind 127.0.0.1 -::1\npidfile \"\"\nunknown-thing 1\nlist-max-ziplist-entries 5\n\"unbalanced\n")
+	got := c.rewriteContent("bind 127.0.0.1 -::1\npidfile \"\"\nunknown-thing 1\nlist-max-ziplist-entries 5\n\"unbalanced\n", nil)
 	for _, want := range []string{
 		"\n\n", // bind at its default and an empty pidfile lose their lines
 		"# ??? unknown-thing 1\n",
@@ -131,7 +131,7 @@ func TestRewriteFile(t *testing.T) {
 	if err := c.Set([2]string{"hz", "42"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Rewrite(path); err != nil {
+	if err := c.Rewrite(path, nil); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(path)
@@ -149,7 +149,34 @@ func TestRewriteFile(t *testing.T) {
 	if len(entries) != 1 {
 		t.Fatalf("temporary files left: %v", entries)
 	}
-	if err := c.Rewrite(filepath.Join(dir, "missing", "x.conf")); err == nil {
+	if err := c.Rewrite(filepath.Join(dir, "missing", "x.conf"), nil); err == nil {
 		t.Fatal("rewrite into a missing directory succeeded")
+	}
+}
+
+// The ACL's users take the places of the old user lines (an extra old one goes, an extra user
+// is appended); with an aclfile no user line is written and the old ones go.
+func TestRewriteUsers(t *testing.T) {
+	c := newPermissive()
+	if err := c.Load([][]string{{"dir", t.TempDir()}}); err != nil {
+		t.Fatal(err)
+	}
+	users := []string{"user a on nopass ~* +@all", "user default on nopass ~* &* +@all"}
+	got := c.rewriteContent("# head\nuser x on\nhz 10\nuser y on\nuser z on\n", users)
+	if !strings.HasPrefix(got, "# head\nuser a on nopass ~* +@all\nhz 10\nuser default on nopass ~* &* +@all\n\n") {
+		t.Errorf("rewritten:\n%s", got)
+	}
+	if strings.Contains(got, "user z") || strings.Count(got, "user ") != 2 {
+		t.Errorf("old user lines kept:\n%s", got)
+	}
+	if err := c.Set([2]string{"aclfile", "/tmp/users.acl"}); err == nil {
+		t.Fatal("CONFIG SET aclfile is immutable")
+	}
+	c2 := newPermissive()
+	if err := c2.Load([][]string{{"dir", t.TempDir()}, {"aclfile", "/tmp/users.acl"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := c2.rewriteContent("user x on\nhz 10\n", users); strings.Contains(got, "user ") || !strings.Contains(got, "aclfile \"/tmp/users.acl\"\n") {
+		t.Errorf("with an aclfile:\n%s", got)
 	}
 }

@@ -49,12 +49,12 @@ func (s *Server) startACL() error {
 		return &config.LoadError{Reason: err.Error()}
 	}
 	users := acl.NewConfigUsers(a.reg.Catalog())
-	for _, d := range s.cfg.Other() {
-		if d[0] != "user" {
+	for _, d := range s.cfg.OtherDirectives() {
+		if d.Args[0] != "user" {
 			continue
 		}
-		if err := users.Add(d); err != nil {
-			return &config.LoadError{Reason: err.Error()}
+		if err := users.Add(d.Args); err != nil {
+			return d.Fail(err.Error()) // Redis's block names the line, as it checks while reading
 		}
 	}
 	file, _ := s.cfg.Value("aclfile")

@@ -19,6 +19,7 @@ func (h serverHost) ConfigFile() string       { return h.s.configFile }
 func (h serverHost) ResetStats()              { h.s.resetStats() }
 func (h serverHost) Now() time.Time           { return h.s.now() }
 func (h serverHost) Log() *zap.Logger         { return h.s.log }
+func (h serverHost) ACLUserLines() []string   { return h.s.acl.reg.List() }
 
 // MaxClientsRefusal tries to raise the descriptor limit for maxclients clients (Redis's
 // updateMaxclients) and returns why it cannot serve them, or "".

@@ -83,6 +83,13 @@ func run(args []string) int {
 	exe, _ := os.Executable()
 	srv, err := server.New(server.Options{Config: cfg, Logger: log.Logger, ConfigFile: cfgFile,
 		Executable: exe, LogLevel: log.AtomicLevel()})
+	var lineErr *config.LoadError
+	if errors.As(err, &lineErr) && lineErr.Line > 0 {
+		// A kept directive (a user line) refused: Redis's block naming the line, as for the
+		// file's other errors.
+		fmt.Fprintln(os.Stderr, lineErr)
+		return 1
+	}
 	if err != nil {
 		return startupFailed(log, cfg, "Can't create the server: "+err.Error())
 	}

@@ -87,7 +87,7 @@ func (f family) configRewriteCommand(ctx *command.Ctx) {
 		ctx.W.Error("ERR The server is running without a config file")
 		return
 	}
-	if err := ctx.Cfg.Rewrite(file); err != nil {
+	if err := ctx.Cfg.Rewrite(file, f.h.ACLUserLines()); err != nil {
 		f.h.Log().Warn("CONFIG REWRITE failed: " + err.Error())
 		ctx.W.Error("ERR Rewriting config file: " + logging.Strerror(err))
 		return

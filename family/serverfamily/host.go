@@ -18,6 +18,9 @@ type Host interface {
 	ResetStats()
 	// Now is the time commands see (TIME): the test clock when there is one.
 	Now() time.Time
+	// ACLUserLines returns ACL LIST's lines ("user default on nopass … +@all"), which CONFIG
+	// REWRITE writes when no aclfile is set.
+	ACLUserLines() []string
 	// Log is the server's logger.
 	Log() *zap.Logger
 	// MaxClientsRefusal returns Redis's reason why the descriptor limit cannot serve maxclients

@@ -27,6 +27,7 @@ type fakeHost struct {
 func (h *fakeHost) Commands() *command.Table { return h.tab }
 func (h *fakeHost) ConfigFile() string       { return h.file }
 func (h *fakeHost) ResetStats()              { h.resets++ }
+func (h *fakeHost) ACLUserLines() []string   { return []string{"user default on nopass ~* &* +@all"} }
 func (h *fakeHost) Now() time.Time           { return h.nowTime }
 func (h *fakeHost) Log() *zap.Logger         { return zap.NewNop() }
 func (h *fakeHost) MaxClientsRefusal(n int64) string {
