@@ -172,11 +172,26 @@ func (s *selector) keyAllowed(k KeyAccess) bool {
 	if k.Write {
 		need |= permWrite
 	}
-	for _, p := range s.keys {
-		if p.perm&need != need {
-			continue
+	for i := range s.keys {
+		p := &s.keys[i]
+		if p.perm&need == need && p.matches(k.Key) {
+			return true
 		}
-		if glob.Match(p.bpat, k.Key, false) {
+	}
+	return false
+}
+
+// AllowsOneKey is Check's quick yes for a command with one key and no channel (GET, SET …),
+// asked without building the command line: true when a selector allows the command outright
+// (by its bit, not a first-argument rule) and the key with this intent. false means only that
+// Check must decide, and name the denial.
+func (u *User) AllowsOneKey(cmdID int, key []byte, read, write bool) bool {
+	if u.allowsAll {
+		return true
+	}
+	k := KeyAccess{Key: key, Read: read, Write: write}
+	for _, s := range u.selectors {
+		if (s.allCommands || s.bit(cmdID) || s.noAuth(cmdID)) && (s.allKeys || s.keyAllowed(k)) {
 			return true
 		}
 	}

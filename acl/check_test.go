@@ -2,6 +2,8 @@ package acl
 
 import (
 	"testing"
+
+	"github.com/kvserver/kvserver/glob"
 )
 
 // IDs of testCatalog.
@@ -197,6 +199,55 @@ func TestDenialMessage(t *testing.T) {
 	for _, tc := range tests {
 		if got := tc.d.Message("u", tc.verbose); got != tc.want {
 			t.Errorf("%+v: %q", tc.d, got)
+		}
+	}
+}
+
+// A prefix-only pattern (`app:*`) is matched by comparing its literal: the same answers as the
+// glob for every key, the empty key and the literal itself included; patterns with other
+// wildcards or escapes are not prefix-only.
+func TestKeyPatternPrefixOnly(t *testing.T) {
+	keys := []string{"", "a", "ap", "app", "app:", "app:1", "app:*", "apple", "xapp:1", "APP:1", "app:\x00"}
+	for _, pat := range []string{"app:*", "a*", "*", "app:", "app:**", "a?p:*", "[a]pp:*", `app\*`, `app\:*`, "*app:*", ""} {
+		p := newKeyPattern(pat, permAll)
+		want := pat == "app:*" || pat == "a*" || pat == "*"
+		if p.prefixOnly != want {
+			t.Errorf("%q: prefixOnly %v, want %v", pat, p.prefixOnly, want)
+		}
+		for _, k := range keys {
+			if got, byGlob := p.matches([]byte(k)), glob.MatchString(pat, k, false); got != byGlob {
+				t.Errorf("pattern %q, key %q: %v, glob says %v", pat, k, got, byGlob)
+			}
+		}
+	}
+}
+
+// AllowsOneKey says yes exactly where Check allows, and never denies on its own.
+func TestAllowsOneKey(t *testing.T) {
+	r := NewRegistry(testCatalog())
+	for name, rules := range map[string][]string{
+		"app":   {"on", "nopass", "~app:*", "+@read", "+@write"},
+		"ronly": {"on", "nopass", "%R~app:*", "+@all"},
+		"sel":   {"on", "nopass", "~a:*", "+get", "(~b:* +set)"},
+		"first": {"on", "nopass", "allkeys", "-@all", "+select|0"},
+	} {
+		if err := r.SetUser(name, argv(rules...)); err != nil {
+			t.Fatal(name, err)
+		}
+	}
+	for _, name := range []string{"default", "app", "ronly", "sel", "first"} {
+		u := r.User(name)
+		for _, c := range []struct {
+			id          int
+			key         string
+			read, write bool
+		}{{idGet, "app:1", true, false}, {idGet, "other", true, false}, {idSet, "app:1", false, true},
+			{idSet, "b:1", false, true}, {idGet, "b:1", true, false}, {idGet, "a:1", true, false}} {
+			args := argv("cmd", c.key)
+			check := u.Check(c.id, args, []KeyAccess{{Key: []byte(c.key), Read: c.read, Write: c.write, Pos: 1}}, nil, false)
+			if quick := u.AllowsOneKey(c.id, []byte(c.key), c.read, c.write); quick != (check.Reason == None) {
+				t.Errorf("%s, command %d, key %s: AllowsOneKey %v, Check %v", name, c.id, c.key, quick, check)
+			}
 		}
 	}
 }

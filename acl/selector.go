@@ -1,7 +1,10 @@
 package acl
 
 import (
+	"bytes"
 	"strings"
+
+	"github.com/kvserver/kvserver/glob"
 )
 
 // Key permissions of a key pattern.
@@ -15,6 +18,29 @@ type keyPattern struct {
 	pat  string
 	bpat []byte // pat as bytes for glob.Match, so a check does not allocate
 	perm uint8
+	// prefixOnly: pat is a literal followed by one '*' (`app:*`, the usual shape), matched by
+	// comparing the literal, prefix, instead of walking the glob.
+	prefixOnly bool
+	prefix     []byte
+}
+
+// newKeyPattern returns pat's keyPattern, granting perm.
+func newKeyPattern(pat string, perm uint8) keyPattern {
+	p := keyPattern{pat: pat, bpat: []byte(pat), perm: perm}
+	if n := len(pat) - 1; n >= 0 && pat[n] == '*' && !strings.ContainsAny(pat[:n], "*?[\\") {
+		p.prefixOnly, p.prefix = true, p.bpat[:n]
+	}
+	return p
+}
+
+// matches is glob.Match of the pattern against key. A prefix-only pattern matches every key
+// that starts with its literal, the literal itself too (Redis drops trailing stars once the
+// string ends), but not the empty key, which only the empty pattern matches.
+func (p *keyPattern) matches(key []byte) bool {
+	if p.prefixOnly {
+		return len(key) > 0 && bytes.HasPrefix(key, p.prefix)
+	}
+	return glob.Match(p.bpat, key, false)
 }
 
 // selector is one set of permissions: the root selector (the user's own rules) or one of the
@@ -272,7 +298,7 @@ func (s *selector) addKeyPattern(op string) error {
 			return nil
 		}
 	}
-	s.keys = append(s.keys, keyPattern{pat: pat, bpat: []byte(pat), perm: perm})
+	s.keys = append(s.keys, newKeyPattern(pat, perm))
 	return nil
 }
 

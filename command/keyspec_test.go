@@ -209,3 +209,65 @@ func BenchmarkGetKeys(b *testing.B) {
 		})
 	}
 }
+
+// TestOneKeyPos: for every Redis 7.2 command the ACL step's quick path takes as having one key
+// (oneKeyPos), GetKeys finds that one key, at that index, on a line of arity's length (and on
+// lines one and three arguments longer for variadic commands, with SET's and BITFIELD's
+// options), needing no access the quick path's flags lack: the quick path asks the user
+// about the same key, for at least as much.
+func TestOneKeyPos(t *testing.T) {
+	n := 0
+	var walk func(m *Meta)
+	walk = func(m *Meta) {
+		for _, s := range m.Subcommands {
+			walk(s)
+		}
+		var cmd Command
+		cmd.fromMeta(m)
+		if cmd.oneKeyPos == 0 {
+			return
+		}
+		n++
+		words := strings.Split(m.Name, "|")
+		argc := max(m.Arity, -m.Arity)
+		lines := [][]string{}
+		for _, extra := range []int{0, 1, 3} {
+			if extra > 0 && m.Arity > 0 {
+				continue
+			}
+			line := append([]string(nil), words...)
+			for len(line) < argc+extra {
+				line = append(line, fmt.Sprint("a", len(line)))
+			}
+			lines = append(lines, line)
+		}
+		switch m.Name {
+		case "set":
+			lines = append(lines, []string{"set", "k", "v", "GET"}, []string{"set", "k", "v", "NX", "GET"})
+		case "bitfield":
+			lines = append(lines, []string{"bitfield", "k", "GET", "u8", "0"}, []string{"bitfield", "k", "INCRBY", "u8", "0", "1"})
+		}
+		need := func(f KeyFlags) (read, write bool) {
+			return f&KeyAccess != 0, f&(KeyInsert|KeyDelete|KeyUpdate) != 0
+		}
+		qr, qw := need(cmd.oneKeyFlags)
+		for _, line := range lines {
+			args := parseLine(t, strings.Join(line, " "))
+			keys := GetKeys(m, args, nil)
+			var r, w bool
+			if len(keys) == 1 {
+				r, w = need(keys[0].Flags)
+			}
+			if len(keys) != 1 || keys[0].Pos != cmd.oneKeyPos || (r && !qr) || (w && !qw) {
+				t.Errorf("%s %q: GetKeys %v, quick path key %d flags %v", m.Name, line, keys, cmd.oneKeyPos, cmd.oneKeyFlags)
+			}
+		}
+	}
+	for _, m := range AllMeta() {
+		walk(m)
+	}
+	if n < 100 {
+		t.Errorf("only %d commands take the quick path", n)
+	}
+	t.Logf("%d commands take the ACL step's one-key path", n)
+}

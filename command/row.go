@@ -130,6 +130,13 @@ type Command struct {
 	// COMMAND GETKEYS does; false for rows Redis has not, which use First/Last/Step.
 	keysFromSpecs bool
 	movableKeys   bool   // Redis's movablekeys flag: the keys are found by GetKeys
+	// oneKeyPos is the index of the command's only key when its key specs name exactly one,
+	// at a fixed index (GET, SET, INCR …), with that spec's flags: the ACL step's quick path.
+	// 0 for every other command. A command whose key function refines the flags per line
+	// (SET … GET, BITFIELD) declares the most its lines need (variable_flags), so a user
+	// allowed that is allowed every line.
+	oneKeyPos   int
+	oneKeyFlags KeyFlags
 	IsDebug       bool   // DEBUG: allowed by enable-debug-command only
 	txRole        txRole // what it does inside MULTI (multi.go)
 	typedName     string // the name clients type: Name, or rename-command's ("" when removed)
@@ -240,6 +247,10 @@ const hiddenFlags = MayReplicate | Protected
 func (cmd *Command) fromMeta(m *Meta) {
 	cmd.keysFromSpecs = true
 	cmd.movableKeys = m.HasFlag("movablekeys")
+	if ks := m.KeySpecs; len(ks) == 1 && !cmd.movableKeys && ks[0].BeginSearch == BeginSearchIndex &&
+		ks[0].FindKeys == FindKeysRange && ks[0].LastKey == 0 && ks[0].Index > 0 && ks[0].Flags&KeyNotKey == 0 {
+		cmd.oneKeyPos, cmd.oneKeyFlags = ks[0].Index, ks[0].Flags
+	}
 	cmd.Flags &= hiddenFlags
 	cmd.Cats = 0
 	cmd.Arity, cmd.First, cmd.Last, cmd.Step = m.Arity, m.FirstKey, m.LastKey, m.KeyStep
