@@ -117,6 +117,30 @@ func (p *Pipeline) ACLChanged() {
 	p.aclOn.Store(on)
 }
 
+// aclAllows is the ACL step's quick yes, asked before aclRefuses: the connection's user allows
+// everything, or allows the command and its one key outright (the usual command of a user such
+// as ~app:* +@read +@write). false means only that aclRefuses must decide.
+func (p *Pipeline) aclAllows(ctx *Ctx) bool {
+	if ctx.User == nil || p.acl == nil {
+		return true
+	}
+	u := ctx.User.current(p.acl.Reg)
+	if u == nil {
+		return false
+	}
+	if u.AllowsAll() {
+		return true
+	}
+	cmd := ctx.Cmd
+	pos := cmd.oneKeyPos
+	if pos <= 0 || pos >= ctx.Args.Len() {
+		return false
+	}
+	// One key, no channel: asked without building the lists that Check takes.
+	f := cmd.oneKeyFlags
+	return u.AllowsOneKey(cmd.ID, ctx.Args.Arg(pos), f&KeyAccess != 0, f&(KeyInsert|KeyDelete|KeyUpdate) != 0)
+}
+
 // aclRefuses runs the ACL step for ctx's command in the given log context (conn: the client
 // the log entry describes), and reports
 // whether it is denied: ctx.aclErr is then the NOPERM reply (without its '-').
@@ -150,14 +174,6 @@ func (p *Pipeline) aclCheck(ctx *Ctx, cmd *Command, args querybuf.Args) (acl.Den
 // (Redis's ACLSelectorCheckKey: access → read; insert, delete, update → write; none: any
 // pattern), and its channels.
 func checkUser(ctx *Ctx, u *acl.User, cmd *Command, args querybuf.Args) acl.Denial {
-	if pos := cmd.oneKeyPos; pos > 0 && pos < args.Len() {
-		// One key, no channel: asked without building the lists (the usual yes costs a bit
-		// test and a prefix compare); a no goes the whole way for its reason.
-		f := cmd.oneKeyFlags
-		if u.AllowsOneKey(cmd.ID, args.Arg(pos), f&KeyAccess != 0, f&(KeyInsert|KeyDelete|KeyUpdate) != 0) {
-			return acl.Denial{}
-		}
-	}
 	ctx.aclArgs = ctx.aclArgs[:0]
 	for i := range args.Len() {
 		ctx.aclArgs = append(ctx.aclArgs, args.Arg(i))

@@ -104,7 +104,7 @@ func (p *Pipeline) Run(ctx *Ctx, conn Conn, lookupErr string, inline bool) Outco
 		return p.reject(ctx, replyerr.DebugNotAllowed.Error())
 	case cmd.Flags&NoAuth == 0 && conn.AuthRequired():
 		return p.reject(ctx, replyerr.NoAuth.Error())
-	case p.aclOn.Load() && p.aclRefuses(ctx, aclContext(ctx), ctx.Conn):
+	case p.aclOn.Load() && !p.aclAllows(ctx) && p.aclRefuses(ctx, aclContext(ctx), ctx.Conn):
 		return p.reject(ctx, ctx.aclErr)
 	case p.scriptBusy.Load() != 0 && ctx.refuseBusy():
 		// Before the memory check, whose eviction would wait on the busy script's shards

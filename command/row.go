@@ -129,7 +129,7 @@ type Command struct {
 	// keysFromSpecs: the pipeline finds the keys to lock by Meta's key specs (GetKeys), as
 	// COMMAND GETKEYS does; false for rows Redis has not, which use First/Last/Step.
 	keysFromSpecs bool
-	movableKeys   bool   // Redis's movablekeys flag: the keys are found by GetKeys
+	movableKeys   bool // Redis's movablekeys flag: the keys are found by GetKeys
 	// oneKeyPos is the index of the command's only key when its key specs name exactly one,
 	// at a fixed index (GET, SET, INCR …), with that spec's flags: the ACL step's quick path.
 	// 0 for every other command. A command whose key function refines the flags per line
@@ -137,12 +137,12 @@ type Command struct {
 	// allowed that is allowed every line.
 	oneKeyPos   int
 	oneKeyFlags KeyFlags
-	IsDebug       bool   // DEBUG: allowed by enable-debug-command only
-	txRole        txRole // what it does inside MULTI (multi.go)
-	typedName     string // the name clients type: Name, or rename-command's ("" when removed)
-	subs          map[string]*Command
-	parent        *Command
-	catsFinal     Cats
+	IsDebug     bool   // DEBUG: allowed by enable-debug-command only
+	txRole      txRole // what it does inside MULTI (multi.go)
+	typedName   string // the name clients type: Name, or rename-command's ("" when removed)
+	subs        map[string]*Command
+	parent      *Command
+	catsFinal   Cats
 }
 
 // ArityOK reports whether n arguments suit cmd.
