@@ -60,7 +60,7 @@ func Rank(a *alloc.Arena, rec alloc.Handle, member []byte, reverse bool) (rank i
 func RangeByRank(a *alloc.Arena, rec alloc.Handle, start, stop int, reverse bool, scratch []byte, fn func(member []byte, score float64) bool) {
 	enc, root := object.Root(a, rec)
 	if enc != object.EncListpack {
-		z := openSkiplist(a, root)
+		z := openRanks(a, root)
 		z.rangeByRank(start, stop, reverse, fn)
 		return
 	}

@@ -45,6 +45,14 @@ func openSkiplist(a *alloc.Arena, root alloc.Handle) skiplist {
 	return skiplist{a: a, root: root, t: htable.Open(a, memberOf, troot), ix: zindex.Open(a, iroot, entryOf)}
 }
 
+// openRanks makes a view of the skiplist set rooted at root that has its index alone, for
+// the reads by rank that look up no member (Len, RangeByRank): opening the member table too
+// would read its header and both its arrays' descriptors, a few cache misses per call.
+func openRanks(a *alloc.Arena, root alloc.Handle) skiplist {
+	_, iroot := skiplistRoots(a, root)
+	return skiplist{a: a, root: root, ix: zindex.Open(a, iroot, entryOf)}
+}
+
 // createSkiplist makes an empty skiplist set whose table is sized for sizeHint members (a
 // bulk load, ended by endLoad) and returns its root; object.ErrOOM without memory.
 func createSkiplist(a *alloc.Arena, sizeHint int) (alloc.Handle, error) {
@@ -194,6 +202,7 @@ func FreeEffort(a *alloc.Arena, enc object.Encoding, root alloc.Handle) int64 {
 }
 
 // len is the number of members.
+// len is the number of members; it reads the index alone (openRanks).
 func (z *skiplist) len() int { return z.ix.Len() }
 
 // find returns member m's entry.
@@ -324,7 +333,8 @@ func (z *skiplist) removeRangeByLex(r *LexRange) int {
 	return z.removeRangeByRank(z.lexBounds(r))
 }
 
-// walk calls fn with n members from rank from, upwards (downwards when reverse).
+// walk calls fn with n members from rank from, upwards (downwards when reverse). It reads
+// the index alone (openRanks).
 func (z *skiplist) walk(from, n int, reverse bool, fn func([]byte, float64) bool) {
 	if n <= 0 {
 		return
@@ -377,6 +387,7 @@ func (z *skiplist) rank(m []byte) (int, float64, bool) {
 	return r, s, true
 }
 
+// rangeByRank is RangeByRank on a skiplist; it reads the index alone (openRanks).
 func (z *skiplist) rangeByRank(start, stop int, reverse bool, fn func([]byte, float64) bool) {
 	from := start
 	if reverse {

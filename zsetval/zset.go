@@ -58,7 +58,7 @@ func Len(a *alloc.Arena, rec alloc.Handle) int {
 	if enc == object.EncListpack {
 		return lpPairs(listpack.FromHandle(root).Bytes(a))
 	}
-	z := openSkiplist(a, root)
+	z := openRanks(a, root)
 	return z.len()
 }
 
