@@ -51,5 +51,8 @@
 // Rank took 1.1 µs of CPU against the skiplist's 5.3 µs (a CPU profile of both, 4.6×; wall
 // times 3.2–4.6 µs against 13–19 µs), At 0.5–1.7 µs against 14–29 µs. Insert took 1.3–3 µs,
 // Delete 1.6–3.3 µs, a 10-entry Walk from the middle 80–190 ns, Append 110–300 ns. No
-// operation allocates Go memory.
+// operation allocates Go memory. Within a node a search scans the keys in order rather than
+// halving them (firstNotBefore): the forward scan reads adjacent lines as the hardware
+// prefetches them, where each probe of a binary search waited for its own (Rank 409–486 ns →
+// 291–410 ns on a quieter machine).
 package zindex
