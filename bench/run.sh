@@ -41,7 +41,8 @@
 #      members m0…m9 (scores 0…9), loaded by bench/zset | redis-cli --pipe (3 rounds,
 #      Z_MEM_ROUNDS; drawn by bench/chart -bars); ops per server CPU-second of redis-benchmark -t
 #      zadd,zpopmin -P 16 (ZPOPMIN as many as the ZADDs left), and of ZRANK of random members and
-#      ZRANGE by rank from the middle of a loaded 1,000,000-member sorted set
+#      ZRANGE by rank from the middle of a loaded 1,000,000-member sorted set; and (10c) of GEOADD,
+#      GEODIST and GEOSEARCH at -P 16 on a loaded geo set of 1,000,000 places
 #  11  scripts (issue 23): EVALSHA of a script of three commands on one key (GET, INCR, EXPIRE),
 #      the keys spread over 1,000,000 (-r), by redis-benchmark at -P 1 and -P 16 — ops/s and ops
 #      per server CPU-second (target for kvserver ≥ 0.8× Redis); a fresh server per side, every
@@ -64,7 +65,8 @@
 #   KEEP=1                keep the work directory (server logs, raw results) in /tmp
 #   L_PARTS ("a b c")     the parts of measurement 9: a list memory, b list speed, c blocked
 #                         clients (memory and wake-up latency); L_PARTS=b repeats the speed rows
-#   Z_PARTS ("a b")       the parts of measurement 10: a sorted-set memory, b sorted-set speed
+#   Z_PARTS ("a b c")     the parts of measurement 10: a sorted-set memory, b sorted-set speed,
+#                         c geo speed
 #   SERVER_ARGS ("")      more directives for both servers, e.g. "--maxmemory 8gb
 #                         --maxmemory-policy allkeys-lru": the memory limit set but not reached
 # and the counts below (TP_N1, TP_N16, MEM_KEYS, IDLE_CONNS, LAT_RATE, P_ROUNDS, SAVE_KEYS,
@@ -89,6 +91,7 @@ if [ "$QUICK" = 1 ]; then
   : "${L_ELEMS:=100000}" "${L_LISTS:=10000}" "${L_N:=100000}" "${L_LRANGE_SCALE:=5}"
   : "${L_BLOCKED:=2000}" "${L_WAKE_ROUNDS:=2000}"
   : "${Z_MEMBERS:=100000}" "${Z_SETS:=10000}" "${Z_N:=100000}" "${Z_RANK_MEMBERS:=100000}" "${Z_RANK_N:=50000}"
+  : "${Z_GEO_PLACES:=100000}" "${Z_GEO_N:=20000}"
   : "${SC_N1:=20000}" "${SC_N16:=100000}"
   : "${ACL_N:=200000}"
 fi
@@ -152,7 +155,9 @@ Z_MEM_ROUNDS=${Z_MEM_ROUNDS:-$((ROUNDS < 3 ? ROUNDS : 3))} # rounds of 10a: used
 Z_N=${Z_N:-1000000}             # 10b: requests per -P 16 run of ZADD (ZPOPMIN: as many as it left) …
 Z_RANK_MEMBERS=${Z_RANK_MEMBERS:-1000000} # … members of the sorted set the rank runs read (member:%012d, score i) …
 Z_RANK_N=${Z_RANK_N:-500000}    # … requests per -P 16 run of ZRANK and of ZRANGE by rank
-Z_PARTS=${Z_PARTS:-a b}         # parts of 10 to run: a memory, b speed
+Z_GEO_PLACES=${Z_GEO_PLACES:-1000000} # 10c: places of the loaded geo set (bench/zset -cmd geoadd: ~1 per km²) …
+Z_GEO_N=${Z_GEO_N:-200000}      # … requests per -P 16 run of GEOADD, GEODIST and GEOSEARCH
+Z_PARTS=${Z_PARTS:-a b c}       # parts of 10 to run: a memory, b speed, c geo speed
 SC_N1=${SC_N1:-200000}          # 11: EVALSHA requests per run at -P 1 …
 SC_N16=${SC_N16:-1000000}       # … and at -P 16
 ACL_N=${ACL_N:-2000000}         # 12: requests per -P 16 run of GET and of SET, per user
@@ -1050,6 +1055,55 @@ measure_zsets() {
   z_shapes
   [[ " $Z_PARTS " != *" a "* ]] || measure_zsets_memory
   [[ " $Z_PARTS " != *" b "* ]] || measure_zsets_speed
+  [[ " $Z_PARTS " != *" c "* ]] || measure_geo_speed
+}
+
+# 10c's command lines on the loaded geo set geo (places place:%012d, as __rand_int__ makes
+# them, about one per km² over 10°E–20°E, 35°N–45°N): GEOADD moving a random place (an
+# update: the member exists), GEODIST of a random place to place 0, GEOSEARCH of the 10 nearest
+# within 5 km of a point (about 90 places in the circle).
+z_geo() {
+  Z_GEO=("geoadd|GEOADD geo 15.5 40.5 place:__rand_int__" "geodist|GEODIST geo place:__rand_int__ place:000000000000 km"
+    "geosearch|GEOSEARCH geo FROMLONLAT 15 40 BYRADIUS 5 km ASC COUNT 10")
+}
+
+# geo_load (10c) starts side's server and loads geo, checking its size. A side that fails is
+# left stopped and noted.
+geo_load() {
+  local side=$1 got
+  if ! { start_server "$side" &&
+    GEN_TOOL=zset gen_load "$side" "$Z_GEO_PLACES" -cmd geoadd -key geo -prefix place: -width 12 -n "$Z_GEO_PLACES" &&
+    got=$(timeout 30 redis-cli -p "${PORT[$side]}" ZCARD geo) &&
+    { [ "$got" = "$Z_GEO_PLACES" ] || { echo "${NAME[$side]}: ZCARD geo is '$got'" >&2; false; }; }; } 2>"$WORK/start.err"; then
+    cat "$WORK/start.err" >&2
+    failed "${NAME[$side]}: start and load geo for the geo speed runs" "$WORK/start.err"
+    stop_server "$side"
+  fi
+}
+
+measure_geo_speed() {
+  local r side spec id cmd
+  z_geo
+  say "10c. geo: speed at -P 16, geo of $(commas "$Z_GEO_PLACES") places loaded"
+  for spec in "${Z_GEO[@]}"; do
+    IFS='|' read -r id cmd <<<"$spec"
+    note_cmd "redis-benchmark -p \$PORT -c 50 -n $Z_GEO_N -P 16$([[ $cmd != *__rand_int__* ]] || echo " -r $Z_GEO_PLACES") --csv $cmd"
+  done
+  for side in "${SIDES[@]}"; do geo_load "$side"; done
+  for r in $(seq "$ROUNDS"); do
+    say "round $r/$ROUNDS"
+    for spec in "${Z_GEO[@]}"; do
+      IFS='|' read -r id cmd <<<"$spec"
+      for side in "${SIDES[@]}"; do
+        [ -n "${PID[$side]:-}" ] || continue
+        # hs_custom_one's -r is HS_KEYS: here the places of geo.
+        # shellcheck disable=SC2086 # cmd is a command line
+        HS_KEYS=$Z_GEO_PLACES attempt "$cmd -P 16, ${NAME[$side]}, round $r" hs_custom_one "$side" "z_$id" "$Z_GEO_N" "$r" $cmd
+      done
+    done
+  done
+  stop_server kv
+  stop_server redis
 }
 
 measure_zsets_memory() {
@@ -1406,6 +1460,12 @@ define_rows() {
     row "z_${id}_ops" int "$label -P 16, $(commas "$Z_RANK_MEMBERS") members: ops/s"
     row "z_${id}_cpu" int "$label -P 16, $(commas "$Z_RANK_MEMBERS") members: ops per server CPU-second (target ≥ 2.0× Redis)"
   done
+  z_geo
+  for spec in "${Z_GEO[@]}"; do
+    IFS='|' read -r id label <<<"$spec"
+    row "z_${id}_ops" int "$label -P 16, $(commas "$Z_GEO_PLACES") places: ops/s"
+    row "z_${id}_cpu" int "$label -P 16, $(commas "$Z_GEO_PLACES") places: ops per server CPU-second"
+  done
   for t in "${SC_TESTS[@]}"; do
     read -r p _ <<<"$t"
     row "sc_evalsha_P${p}_ops" int "EVALSHA of GET, INCR, EXPIRE -P $p: ops/s"
@@ -1652,6 +1712,10 @@ write_report() {
       echo "  for exactly as many requests as myzset then has members (ZCARD 0 checked after), then"
       echo "  \`ZRANK bigzset member:__rand_int__\` (-r $(commas "$Z_RANK_MEMBERS"): every member present) and \`ZRANGE bigzset"
       echo "  $((Z_RANK_MEMBERS / 2)) $((Z_RANK_MEMBERS / 2 + 9))\` (10 ranks from the middle), $(commas "$Z_RANK_N") requests each, as custom commands."
+      echo "  Geo: one server per side holding \`geo\`, $(commas "$Z_GEO_PLACES") places \`place:%012d\` loaded by \`bench/zset -cmd geoadd\`"
+      echo "  (about one per km² over 10°E–20°E, 35°N–45°N; ZCARD checked); in each round \`GEOADD geo 15.5 40.5"
+      echo "  place:__rand_int__\`, \`GEODIST geo place:__rand_int__ place:000000000000 km\` and \`GEOSEARCH geo FROMLONLAT"
+      echo "  15 40 BYRADIUS 5 km ASC COUNT 10\`, $(commas "$Z_GEO_N") requests each at -P 16 (INFO keyspace_misses unchanged)."
     fi
     if grep -q '^sc_' "$RESULTS"; then
       echo "- Scripts: one fresh server per side; \`SCRIPT LOAD\` of \`$SC_SCRIPT\`"

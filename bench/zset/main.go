@@ -8,6 +8,9 @@
 //
 //	zadd    ZADD -key i name(i): one member per command, all in one sorted set, score i
 //	zaddn   ZADD name(i) 0 m0 1 m1 … M-1 m<M-1>, M = -members: a sorted set per command
+//	geoadd  GEOADD -key lon lat name(i): one place per command, all in one key, at a position
+//	        drawn from i (the same on every run) in a 10° × 10° square from 10°E 35°N, about
+//	        one place per km² for 1,000,000 places
 package main
 
 import (
@@ -24,8 +27,8 @@ func main() {
 	start := flag.Int("start", 0, "first number")
 	prefix := flag.String("prefix", "member:", "member (or key) prefix")
 	width := flag.Int("width", 10, "digits of the zero-padded number, 0 for none")
-	cmd := flag.String("cmd", "zadd", "zadd or zaddn")
-	key := flag.String("key", "", "the one key of zadd")
+	cmd := flag.String("cmd", "zadd", "zadd, zaddn or geoadd")
+	key := flag.String("key", "", "the one key of zadd and geoadd")
 	members := flag.Int("members", 10, "members per sorted set of zaddn")
 	flag.Parse()
 	if last := len(strconv.Itoa(*start + *n - 1)); *width > 0 && last > *width {
@@ -64,8 +67,34 @@ func generator(cmd, key, prefix string, width, members int) (func(b []byte, i in
 			}
 			return b
 		}, nil
+	case "geoadd":
+		if key == "" {
+			return nil, fmt.Errorf("-cmd geoadd needs -key")
+		}
+		return func(b []byte, i int) []byte {
+			lon, lat := place(i)
+			b = appendBulk(append(b, "*5\r\n$6\r\nGEOADD\r\n"...), key)
+			b = appendBulk(b, strconv.FormatFloat(lon, 'f', 6, 64))
+			b = appendBulk(b, strconv.FormatFloat(lat, 'f', 6, 64))
+			return appendName(b, prefix, i, width)
+		}, nil
 	}
 	return nil, fmt.Errorf("unknown -cmd %q", cmd)
+}
+
+// place is the position of place i: two numbers drawn from i by splitmix64 (the same on every
+// run and machine), spread over longitudes 10 to 20 and latitudes 35 to 45.
+func place(i int) (lon, lat float64) {
+	x := splitmix64(uint64(i))
+	return 10 + 10*float64(x>>40)/(1<<24), 35 + 10*float64(x&(1<<24-1))/(1<<24)
+}
+
+// splitmix64 is Steele, Lea and Flood's mixing function: a well-spread 64-bit value of x.
+func splitmix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
 }
 
 // write writes commands start … start+n-1 to w.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 )
 
@@ -30,5 +31,35 @@ func TestCommands(t *testing.T) {
 	}
 	if _, err := generator("nope", "z", "m:", 4, 3); err == nil {
 		t.Error("unknown command")
+	}
+}
+
+// The geoadd places are fixed by their number, inside the square, and spread: 10,000 places
+// fill most of the 100 cells of 1° × 1°.
+func TestGeoadd(t *testing.T) {
+	gen, err := generator("geoadd", "g", "p:", 4, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b bytes.Buffer
+	if write(&a, gen, 0, 2) != nil || write(&b, gen, 0, 2) != nil || a.String() != b.String() {
+		t.Fatalf("two runs differ: %q, %q", a.String(), b.String())
+	}
+	if !strings.HasPrefix(a.String(), "*5\r\n$6\r\nGEOADD\r\n$1\r\ng\r\n$9\r\n") || !strings.Contains(a.String(), "$6\r\np:0001\r\n") {
+		t.Errorf("commands: %q", a.String())
+	}
+	cells := map[[2]int]bool{}
+	for i := range 10000 {
+		lon, lat := place(i)
+		if lon < 10 || lon >= 20 || lat < 35 || lat >= 45 {
+			t.Fatalf("place %d at %v, %v: outside the square", i, lon, lat)
+		}
+		cells[[2]int{int(lon), int(lat)}] = true
+	}
+	if len(cells) < 95 {
+		t.Errorf("10,000 places fill %d of the 100 cells", len(cells))
+	}
+	if _, err := generator("geoadd", "", "p:", 4, 0); err == nil {
+		t.Error("geoadd without a key")
 	}
 }
