@@ -162,6 +162,14 @@ func BoxScores(h Bits) (min, max float64) {
 func (s *Shape) Within(long, lat float64) (dist float64, ok bool) {
 	if s.Type == Circle {
 		limit := s.Radius * s.Conversion
+		// The great-circle distance is never less than the distance in latitude alone
+		// (the haversine's a is at least sin²(Δφ/2)), so a point farther than the radius in
+		// latitude is outside without the haversine: most of a search's candidates, taken
+		// from boxes three radii tall. The margin (far above the few ulps either value
+		// may be off by) leaves every point near the circle to the haversine, as Redis.
+		if LatDistance(s.Lat, lat) > limit*(1+1e-9)+1e-6 {
+			return 0, false
+		}
 		dist = Distance(s.Long, s.Lat, long, lat)
 		if nearEdge(dist, limit) {
 			dist = DistanceExact(s.Long, s.Lat, long, lat)
