@@ -37,3 +37,13 @@ func SmallRange(startArg int, options ...string) func(args querybuf.Args) bool {
 		return stop-start < InlineRangeMax
 	}
 }
+
+// FewMembers returns an InlineIf for reads that look up each of their members once (GEOPOS,
+// GEOHASH, GEODIST: a table lookup and a decode per member): a call runs inline when it names
+// at most InlineRangeMax members after its first memberArg arguments, as an MGET of as many
+// keys does.
+func FewMembers(memberArg int) func(args querybuf.Args) bool {
+	return func(args querybuf.Args) bool {
+		return args.Len()-memberArg <= InlineRangeMax
+	}
+}

@@ -36,3 +36,25 @@ func TestSmallRange(t *testing.T) {
 		}
 	}
 }
+
+func TestFewMembers(t *testing.T) {
+	geopos := FewMembers(2)
+	many := "GEOPOS g"
+	for i := range InlineRangeMax {
+		many += " m" + string(rune('a'+i%26))
+	}
+	for _, c := range []struct {
+		line string
+		want bool
+	}{
+		{"GEOPOS g", true},
+		{"GEOPOS g a b c", true},
+		{"GEODIST g a b km", true},
+		{many, true},
+		{many + " one-more", false},
+	} {
+		if got := geopos(parseLine(t, c.line)); got != c.want {
+			t.Errorf("%.40s…: inline %v, want %v", c.line, got, c.want)
+		}
+	}
+}

@@ -8,9 +8,9 @@ import "github.com/kvserver/kvserver/command"
 func Commands() []*command.Command {
 	return []*command.Command{
 		{Name: "geoadd", Handler: geoaddCommand},
-		{Name: "geopos", Handler: geoposCommand},
-		{Name: "geodist", Handler: geodistCommand},
-		{Name: "geohash", Handler: geohashCommand},
+		{Name: "geopos", Handler: geoposCommand, InlineIf: command.FewMembers(2)},
+		{Name: "geodist", Handler: geodistCommand, InlineIf: command.FewMembers(2)},
+		{Name: "geohash", Handler: geohashCommand, InlineIf: command.FewMembers(2)},
 		{Name: "geosearch", Handler: geosearchCommand},
 		{Name: "geosearchstore", Handler: geosearchstoreCommand},
 		{Name: "georadius", Handler: georadiusCommand},
