@@ -54,5 +54,9 @@
 // operation allocates Go memory. Within a node a search scans the keys in order rather than
 // halving them (firstNotBefore): the forward scan reads adjacent lines as the hardware
 // prefetches them, where each probe of a binary search waited for its own (Rank 409–486 ns →
-// 291–410 ns on a quieter machine).
+// 291–410 ns on a quieter machine). And a descent asks for all eight lines of each node the
+// moment it has the node's address (internal/prefetch): read in order, the keys' lines, then
+// the counts and the child chosen, were each a wait of their own when the node was not in
+// cache; asked for together they are one. ZRANK on a 1,000,000-member set, server A/B of 7
+// rounds on an AMD EPYC VM: 392,157 → 434,783 ops per server CPU-second (+10.9%, every round).
 package zindex

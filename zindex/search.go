@@ -2,8 +2,10 @@ package zindex
 
 import (
 	"bytes"
+	"unsafe"
 
 	"github.com/kvserver/kvserver/alloc"
+	"github.com/kvserver/kvserver/internal/prefetch"
 )
 
 // Query modes: what an entry is compared with.
@@ -57,6 +59,9 @@ func (ix Index) search(q *query, p *path) int {
 	height := int(ix.hdr.height)
 	for lv := 0; lv < height; lv++ {
 		in := ix.inner(h)
+		// All of the node's lines at once: the scan below reads the keys, then counts and kids
+		// (doc.go, "Choices and figures").
+		prefetch.Block512(unsafe.Pointer(in))
 		// The last child whose first entry satisfies q holds the boundary (child 0 if none).
 		i := ix.firstNotBefore(q, in.keys[:in.n], in.sepH[:in.n], 1) - 1
 		for _, c := range in.counts[:i] {
@@ -68,6 +73,7 @@ func (ix Index) search(q *query, p *path) int {
 		h = in.kids[i]
 	}
 	l := ix.leaf(h)
+	prefetch.Block512(unsafe.Pointer(l))
 	lo := ix.firstNotBefore(q, l.keys[:l.n], l.hs[:l.n], 0)
 	if p != nil {
 		p.nodes[height], p.idx[height] = h, lo
@@ -111,6 +117,7 @@ func (ix Index) seek(rank int, p *path) {
 	height := int(ix.hdr.height)
 	for lv := 0; lv < height; lv++ {
 		in := ix.inner(h)
+		prefetch.Block512(unsafe.Pointer(in))
 		i, last := 0, int(in.n)-1
 		for ; i < last; i++ {
 			c := int(in.counts[i])
@@ -154,6 +161,7 @@ func (ix Index) At(rank int) alloc.Handle {
 	h := ix.hdr.root
 	for lv := int(ix.hdr.height); lv > 0; lv-- {
 		in := ix.inner(h)
+		prefetch.Block512(unsafe.Pointer(in))
 		i, last := 0, int(in.n)-1
 		for ; i < last; i++ {
 			c := int(in.counts[i])
