@@ -39,19 +39,37 @@ func LatDistance(lat1, lat2 float64) float64 {
 // antipodal points (haversine a > 0.9998, less than ~180 km from the antipode) the formula
 // magnifies last-bit differences up to centimetres, so there it is DistanceExact.
 func Distance(long1, lat1, long2, lat2 float64) float64 {
-	long1r := degRad(long1)
+	o := newOrigin(long1, lat1)
+	return o.distanceTo(long2, lat2)
+}
+
+// origin is a distance's first point, with what Distance derives from it alone: a search
+// measures every candidate from the same centre, and computes these once (Shape.Within).
+type origin struct {
+	long, lat   float64 // degrees
+	longR, latR float64 // radians
+	cosLat      float64 // cos(latR)
+	set         bool    // newOrigin made it (the zero origin is none)
+}
+
+func newOrigin(long, lat float64) origin {
+	latR := degRad(lat)
+	return origin{long: long, lat: lat, longR: degRad(long), latR: latR, cosLat: math.Cos(latR), set: true}
+}
+
+// distanceTo is Distance from o to (long2, lat2), with the same operations in the same order.
+func (o *origin) distanceTo(long2, lat2 float64) float64 {
 	long2r := degRad(long2)
-	v := math.Sin((long2r - long1r) / 2)
+	v := math.Sin((long2r - o.longR) / 2)
 	if v == 0 {
-		return LatDistance(lat1, lat2)
+		return LatDistance(o.lat, lat2)
 	}
-	lat1r := degRad(lat1)
 	lat2r := degRad(lat2)
-	u := math.Sin((lat2r - lat1r) / 2)
+	u := math.Sin((lat2r - o.latR) / 2)
 	// The conversions round each product as C does, where Go could fuse a multiply-add.
-	a := float64(u*u) + float64(float64(float64(math.Cos(lat1r)*math.Cos(lat2r))*v)*v)
+	a := float64(u*u) + float64(float64(float64(o.cosLat*math.Cos(lat2r))*v)*v)
 	if a > antipodalA {
-		return DistanceExact(long1, lat1, long2, lat2)
+		return DistanceExact(o.long, o.lat, long2, lat2)
 	}
 	return 2.0 * EarthRadius * asin(math.Sqrt(a))
 }

@@ -3,6 +3,7 @@ package geo
 import (
 	"bufio"
 	"math"
+	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
@@ -272,4 +273,60 @@ func mustScore(t *testing.T, long, lat float64) float64 {
 		t.Fatalf("Score(%v, %v)", long, lat)
 	}
 	return s
+}
+
+// TestDecodeScoreMatchesGeneral checks the written-out DecodeScore against the general decode
+// (DecodeToLongLat at StepMax) bit for bit: stored positions' scores, every edge of the 52-bit
+// range, and scores no GEOADD wrote (negative, fractional, beyond 2^52 and 2^63, NaN, ±Inf),
+// whose bits C's cast gives and whose cells may fill all 32 bits of a coordinate.
+func TestDecodeScoreMatchesGeneral(t *testing.T) {
+	general := func(score float64) (float64, float64) {
+		long, lat, _ := DecodeToLongLat(Bits{Bits: ScoreBits(score), Step: StepMax})
+		return long, lat
+	}
+	check := func(score float64) {
+		t.Helper()
+		gl, ga := general(score)
+		l, a := DecodeScore(score)
+		if math.Float64bits(l) != math.Float64bits(gl) || math.Float64bits(a) != math.Float64bits(ga) {
+			t.Fatalf("DecodeScore(%v) = %v, %v; the general decode gives %v, %v", score, l, a, gl, ga)
+		}
+	}
+	for _, s := range []float64{0, 1, 2, 3, 1 << 52, 1<<52 - 1, 1 << 53, 1 << 63, 1 << 64, -1, -0.5, 0.5,
+		math.MaxFloat64, -math.MaxFloat64, math.Inf(1), math.Inf(-1), math.NaN(), 3471579339700058} {
+		check(s)
+	}
+	r := rand.New(rand.NewPCG(5, 5))
+	for range 2_000_000 {
+		check(float64(r.Uint64() >> 12))        // a 52-bit cell, as GEOADD stores
+		check(math.Float64frombits(r.Uint64())) // any double at all
+	}
+}
+
+// TestWithinFromPreparedCentre checks that a circle search's distances, measured from the
+// centre AreasByShape prepares once, are those Distance gives bit for bit, and that a centre
+// moved after AreasByShape is not measured from the old one.
+func TestWithinFromPreparedCentre(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	for range 20_000 {
+		s := Shape{Type: Circle, Long: r.Float64()*360 - 180, Lat: r.Float64()*170 - 85, Radius: r.Float64() * 500, Conversion: Kilometers}
+		AreasByShape(&s)
+		for range 20 {
+			long, lat := s.Long+r.Float64()*10-5, s.Lat+r.Float64()*10-5
+			d, in := s.Within(long, lat)
+			want := Distance(s.Long, s.Lat, long, lat)
+			if nearEdge(want, s.Radius*s.Conversion) {
+				want = DistanceExact(s.Long, s.Lat, long, lat)
+			}
+			if math.Float64bits(d) != math.Float64bits(want) && (in || want <= s.Radius*s.Conversion) {
+				t.Fatalf("Within(%v, %v) from (%v, %v) = %v; Distance gives %v", long, lat, s.Long, s.Lat, d, want)
+			}
+		}
+	}
+	s := Shape{Type: Circle, Long: 10, Lat: 40, Radius: 1000, Conversion: Kilometers}
+	AreasByShape(&s)
+	s.Long, s.Lat = 20, 45
+	if d, _ := s.Within(20, 45); d != 0 {
+		t.Fatalf("after moving the centre, the centre is %v m from itself", d)
+	}
 }

@@ -43,6 +43,8 @@ type Shape struct {
 	Conversion float64 // metres per unit
 	// Bounds is the bounding box: min longitude, min latitude, max longitude, max latitude.
 	Bounds [4]float64
+	// centre is the centre as a distance's origin, set by AreasByShape.
+	centre origin
 }
 
 // BoundingBox is geohashBoundingBox: the longitudes and latitudes that enclose the shape, on
@@ -93,6 +95,7 @@ func (r *Radius) Cells() [9]Bits {
 // beyond the bounding box's side are dropped.
 func AreasByShape(s *Shape) Radius {
 	s.Bounds = s.BoundingBox()
+	s.centre = newOrigin(s.Long, s.Lat)
 	minLong, minLat, maxLong, maxLat := s.Bounds[0], s.Bounds[1], s.Bounds[2], s.Bounds[3]
 
 	var radiusMeters float64
@@ -154,6 +157,15 @@ func BoxScores(h Bits) (min, max float64) {
 	return float64(lo), float64(Align52(h))
 }
 
+// distanceFromCentre is Distance from the centre to (long, lat), with the centre's part
+// computed once per search when AreasByShape has done it for this centre.
+func (s *Shape) distanceFromCentre(long, lat float64) float64 {
+	if c := &s.centre; c.set && c.long == s.Long && c.lat == s.Lat {
+		return c.distanceTo(long, lat)
+	}
+	return Distance(s.Long, s.Lat, long, lat)
+}
+
 // Within is geoWithinShape for a point already decoded: whether (long, lat) is inside the
 // shape, and its distance in metres from the centre. A box compares the latitude distance,
 // then the distance along the point's parallel, with the half sides before computing the
@@ -170,7 +182,7 @@ func (s *Shape) Within(long, lat float64) (dist float64, ok bool) {
 		if LatDistance(s.Lat, lat) > limit*(1+1e-9)+1e-6 {
 			return 0, false
 		}
-		dist = Distance(s.Long, s.Lat, long, lat)
+		dist = s.distanceFromCentre(long, lat)
 		if nearEdge(dist, limit) {
 			dist = DistanceExact(s.Long, s.Lat, long, lat)
 		}
