@@ -44,17 +44,16 @@ func Distance(long1, lat1, long2, lat2 float64) float64 {
 }
 
 // origin is a distance's first point, with what Distance derives from it alone: a search
-// measures every candidate from the same centre, and computes these once (Shape.Within).
+// measures every candidate from the same centre, and computes these once (circleFilter).
 type origin struct {
 	long, lat   float64 // degrees
 	longR, latR float64 // radians
 	cosLat      float64 // cos(latR)
-	set         bool    // newOrigin made it (the zero origin is none)
 }
 
 func newOrigin(long, lat float64) origin {
 	latR := degRad(lat)
-	return origin{long: long, lat: lat, longR: degRad(long), latR: latR, cosLat: math.Cos(latR), set: true}
+	return origin{long: long, lat: lat, longR: degRad(long), latR: latR, cosLat: math.Cos(latR)}
 }
 
 // distanceTo is Distance from o to (long2, lat2), with the same operations in the same order.

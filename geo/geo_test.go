@@ -303,25 +303,53 @@ func TestDecodeScoreMatchesGeneral(t *testing.T) {
 	}
 }
 
-// TestWithinFromPreparedCentre checks that a circle search's distances, measured from the
-// centre AreasByShape prepares once, are those Distance gives bit for bit, and that a centre
-// moved after AreasByShape is not measured from the old one.
-func TestWithinFromPreparedCentre(t *testing.T) {
+// TestWithinPreparedMatchesUnprepared checks a circle search's prepared path (the centre's
+// part of the distance computed once, and the longitude test) against Within on the same
+// shape unprepared: the same points inside, at the same distances bit for bit. The shapes
+// range from a metre to 15,000 km, near the poles and across the antimeridian; the points are
+// drawn around each circle's edge, where a test too eager would drop one.
+func TestWithinPreparedMatchesUnprepared(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
+	inside, rejected := 0, 0
 	for range 20_000 {
-		s := Shape{Type: Circle, Long: r.Float64()*360 - 180, Lat: r.Float64()*170 - 85, Radius: r.Float64() * 500, Conversion: Kilometers}
+		radiusKm := math.Pow(10, r.Float64()*7.2-3) // 1 m to 15,850 km
+		s := Shape{Type: Circle, Long: r.Float64()*360 - 180, Lat: r.Float64()*170.1 - 85.05, Radius: radiusKm, Conversion: Kilometers}
+		if r.IntN(8) == 0 {
+			s.Lat = math.Copysign(80+r.Float64()*5.05, s.Lat)
+		}
+		plain := s
 		AreasByShape(&s)
-		for range 20 {
-			long, lat := s.Long+r.Float64()*10-5, s.Lat+r.Float64()*10-5
-			d, in := s.Within(long, lat)
-			want := Distance(s.Long, s.Lat, long, lat)
-			if nearEdge(want, s.Radius*s.Conversion) {
-				want = DistanceExact(s.Long, s.Lat, long, lat)
+		if s.prepared(s.Radius*s.Conversion) == nil {
+			t.Fatal("AreasByShape did not prepare the circle")
+		}
+		// The radius in degrees of latitude, and the circle's widest span in longitude.
+		dLat := radDeg(radiusKm * 1000 / EarthRadius)
+		dLong := math.Min(180, dLat/math.Max(math.Cos(degRad(math.Min(89.9, math.Abs(s.Lat)+dLat))), 1e-9))
+		for i := range 40 {
+			long := s.Long + (r.Float64()*2.4-1.2)*dLong
+			lat := min(max(s.Lat+(r.Float64()*2.4-1.2)*dLat, LatMin), LatMax)
+			if i%4 == 0 { // on the edge, within 1e-5, 1e-8 or 1e-11 of the radius either way
+				eps := []float64{1e-5, 1e-8, 1e-11}[i%3]
+				long, lat = destination(s.Long, s.Lat, r.Float64()*2*math.Pi, radiusKm*1000*(1+(r.Float64()*2-1)*eps))
+				lat = min(max(lat, LatMin), LatMax)
 			}
-			if math.Float64bits(d) != math.Float64bits(want) && (in || want <= s.Radius*s.Conversion) {
-				t.Fatalf("Within(%v, %v) from (%v, %v) = %v; Distance gives %v", long, lat, s.Long, s.Lat, d, want)
+			long = math.Mod(long+540, 360) - 180
+			d, in := s.Within(long, lat)
+			wd, win := plain.Within(long, lat)
+			if in != win || (in && math.Float64bits(d) != math.Float64bits(wd)) {
+				t.Fatalf("circle (%v, %v) r=%v km, point (%v, %v): prepared %v %v, unprepared %v %v",
+					s.Long, s.Lat, radiusKm, long, lat, d, in, wd, win)
+			}
+			if in {
+				inside++
+			} else if s.circle.surelyOutside(long) && LatDistance(s.Lat, lat) <= s.Radius*s.Conversion {
+				rejected++
 			}
 		}
+	}
+	// The test must have seen both kinds, or it checked nothing.
+	if inside < 10_000 || rejected < 10_000 {
+		t.Fatalf("%d points inside, %d rejected by longitude alone: the draw misses the edge", inside, rejected)
 	}
 	s := Shape{Type: Circle, Long: 10, Lat: 40, Radius: 1000, Conversion: Kilometers}
 	AreasByShape(&s)
@@ -329,4 +357,14 @@ func TestWithinFromPreparedCentre(t *testing.T) {
 	if d, _ := s.Within(20, 45); d != 0 {
 		t.Fatalf("after moving the centre, the centre is %v m from itself", d)
 	}
+}
+
+// destination is the point dist metres from (long, lat) along the initial bearing (radians
+// from north), on the sphere of EarthRadius.
+func destination(long, lat, bearing, dist float64) (float64, float64) {
+	d := dist / EarthRadius
+	p1, l1 := degRad(lat), degRad(long)
+	p2 := math.Asin(math.Sin(p1)*math.Cos(d) + math.Cos(p1)*math.Sin(d)*math.Cos(bearing))
+	l2 := l1 + math.Atan2(math.Sin(bearing)*math.Sin(d)*math.Cos(p1), math.Cos(d)-math.Sin(p1)*math.Sin(p2))
+	return radDeg(l2), radDeg(p2)
 }

@@ -43,8 +43,54 @@ type Shape struct {
 	Conversion float64 // metres per unit
 	// Bounds is the bounding box: min longitude, min latitude, max longitude, max latitude.
 	Bounds [4]float64
-	// centre is the centre as a distance's origin, set by AreasByShape.
-	centre origin
+	// circle is what a circle search derives once from its centre and radius, set by
+	// AreasByShape.
+	circle circleFilter
+}
+
+// circleFilter is what a circle search derives once from its centre and radius: the centre as
+// a distance's origin, and the difference in longitude beyond which a point that passed the
+// latitude test is surely outside.
+type circleFilter struct {
+	long, lat, limit float64 // the centre and the radius in metres it was made for
+	set              bool    // newCircleFilter made it (the zero filter is none)
+	centre           origin
+	maxDLong         float64 // degrees; +Inf when no longitude is surely outside
+}
+
+// newCircleFilter prepares a circle search of radius limit metres around (long, lat).
+//
+// The longitude test: the haversine's a is sin²(Δφ/2) + cos φ0·cos φ·sin²(Δλ/2), and a point
+// is outside when a > sin²(d/2), d the radius in radians. For a point that passed the
+// latitude test, |φ| is at most |φ0| plus the radius, so cos φ is at least the cosine there,
+// cosMin, and a is at least cos φ0·cosMin·sin²(Δλ/2). So a point whose Δλ (the shorter way
+// round, within 180°) gives that bound above sin²(d/2) is outside, and needs neither sine nor
+// arcsine: maxDLong is where the bound crosses, with margins (1e-6 on a, 1e-9 on the angle)
+// that dwarf any rounding, so that every point Redis's computed distance puts inside is still
+// measured. Near a pole or for a radius of a quarter of the Earth or more there is no such
+// longitude, and maxDLong is +Inf.
+func newCircleFilter(long, lat, limit float64) circleFilter {
+	f := circleFilter{long: long, lat: lat, limit: limit, set: true, centre: newOrigin(long, lat), maxDLong: math.Inf(1)}
+	half := limit / EarthRadius / 2
+	band := (limit*(1+1e-9)+1e-6)/EarthRadius + 1e-12 // the latitude test's limit, in radians
+	poleward := math.Abs(f.centre.latR) + band
+	if !(half < math.Pi/4) || !(poleward < math.Pi/2) {
+		return f
+	}
+	sinHalf := math.Sin(half)
+	x := sinHalf * sinHalf * (1 + 1e-6) / (f.centre.cosLat * math.Cos(poleward))
+	if !(x < 1) {
+		return f
+	}
+	f.maxDLong = radDeg(2*math.Asin(math.Sqrt(x))) * (1 + 1e-9)
+	return f
+}
+
+// surelyOutside reports whether a point at longitude long that passed the latitude test is
+// outside the circle by the longitude test alone.
+func (f *circleFilter) surelyOutside(long float64) bool {
+	dl := math.Abs(long - f.long)
+	return min(dl, 360-dl) > f.maxDLong
 }
 
 // BoundingBox is geohashBoundingBox: the longitudes and latitudes that enclose the shape, on
@@ -95,7 +141,9 @@ func (r *Radius) Cells() [9]Bits {
 // beyond the bounding box's side are dropped.
 func AreasByShape(s *Shape) Radius {
 	s.Bounds = s.BoundingBox()
-	s.centre = newOrigin(s.Long, s.Lat)
+	if s.Type == Circle {
+		s.circle = newCircleFilter(s.Long, s.Lat, s.Radius*s.Conversion)
+	}
 	minLong, minLat, maxLong, maxLat := s.Bounds[0], s.Bounds[1], s.Bounds[2], s.Bounds[3]
 
 	var radiusMeters float64
@@ -157,13 +205,13 @@ func BoxScores(h Bits) (min, max float64) {
 	return float64(lo), float64(Align52(h))
 }
 
-// distanceFromCentre is Distance from the centre to (long, lat), with the centre's part
-// computed once per search when AreasByShape has done it for this centre.
-func (s *Shape) distanceFromCentre(long, lat float64) float64 {
-	if c := &s.centre; c.set && c.long == s.Long && c.lat == s.Lat {
-		return c.distanceTo(long, lat)
+// prepared is s's circle filter when AreasByShape made it for s's centre and radius as they
+// are, else nil.
+func (s *Shape) prepared(limit float64) *circleFilter {
+	if f := &s.circle; f.set && f.long == s.Long && f.lat == s.Lat && f.limit == limit {
+		return f
 	}
-	return Distance(s.Long, s.Lat, long, lat)
+	return nil
 }
 
 // Within is geoWithinShape for a point already decoded: whether (long, lat) is inside the
@@ -182,7 +230,14 @@ func (s *Shape) Within(long, lat float64) (dist float64, ok bool) {
 		if LatDistance(s.Lat, lat) > limit*(1+1e-9)+1e-6 {
 			return 0, false
 		}
-		dist = s.distanceFromCentre(long, lat)
+		if f := s.prepared(limit); f != nil {
+			if f.surelyOutside(long) {
+				return 0, false
+			}
+			dist = f.centre.distanceTo(long, lat)
+		} else {
+			dist = Distance(s.Long, s.Lat, long, lat)
+		}
 		if nearEdge(dist, limit) {
 			dist = DistanceExact(s.Long, s.Lat, long, lat)
 		}
