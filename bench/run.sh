@@ -1018,25 +1018,40 @@ z_shapes() {
 # The issue's targets for kvserver's used_memory per element of 10a's shapes.
 declare -A Z_TARGET=([zset1m]=64 [zset10]=110)
 Z_TESTS=(zadd zpopmin)
-# 10b's command lines on the loaded sorted set bigzset (members member:%012d, as __rand_int__
-# makes them, score i): ZRANK of a random member (every one present), ZRANGE of 10 ranks from
-# the middle.
+# 10b's command lines (id|command|how the set was built) on the loaded sorted sets bigzset
+# and bigzsetr (members member:%012d, as __rand_int__ makes them, score i): ZRANK of a random
+# member (every one present), ZRANGE of 10 ranks from the middle. The two sets hold the same,
+# but bigzset was built by ZADDs in ascending order and bigzsetr in a random order, as a set
+# built over time is: the order in which a skiplist's nodes were allocated decides how many of
+# a rank walk's reads hit the cache.
 z_rank() {
-  Z_RANK=("zrank|ZRANK bigzset member:__rand_int__" "zrange|ZRANGE bigzset $((Z_RANK_MEMBERS / 2)) $((Z_RANK_MEMBERS / 2 + 9))")
+  local mid=$((Z_RANK_MEMBERS / 2))
+  Z_RANK=("zrank|ZRANK bigzset member:__rand_int__|added in ascending order"
+    "zrange|ZRANGE bigzset $mid $((mid + 9))|added in ascending order"
+    "zrankr|ZRANK bigzsetr member:__rand_int__|added in random order"
+    "zranger|ZRANGE bigzsetr $mid $((mid + 9))|added in random order")
 }
 
-# z_load (10b) starts side's server and loads bigzset for the rank runs, checking the rank of
-# its last member. A side that fails is left stopped and noted.
+# z_load (10b) starts side's server and loads bigzset (ascending) and bigzsetr (the same
+# members and scores, in bench/zset -shuffle's order) for the rank runs, checking the rank of
+# the last member of each. A side that fails is left stopped and noted.
 z_load() {
-  local side=$1 got
+  local side=$1
   if ! { start_server "$side" &&
     GEN_TOOL=zset gen_load "$side" "$Z_RANK_MEMBERS" -cmd zadd -key bigzset -prefix member: -width 12 -n "$Z_RANK_MEMBERS" &&
-    got=$(timeout 30 redis-cli -p "${PORT[$side]}" ZRANK bigzset "$(printf 'member:%012d' $((Z_RANK_MEMBERS - 1)))") &&
-    { [ "$got" = $((Z_RANK_MEMBERS - 1)) ] || { echo "${NAME[$side]}: ZRANK of the last member of bigzset is '$got'" >&2; false; }; }; } 2>"$WORK/start.err"; then
+    GEN_TOOL=zset gen_load "$side" "$Z_RANK_MEMBERS" -cmd zadd -key bigzsetr -prefix member: -width 12 -n "$Z_RANK_MEMBERS" -shuffle &&
+    z_check_last "$side" bigzset && z_check_last "$side" bigzsetr; } 2>"$WORK/start.err"; then
     cat "$WORK/start.err" >&2
     failed "${NAME[$side]}: start and load bigzset for the sorted-set speed runs" "$WORK/start.err"
     stop_server "$side"
   fi
+}
+
+# z_check_last checks that the last member of side's sorted set key has the last rank.
+z_check_last() {
+  local side=$1 key=$2 got
+  got=$(timeout 30 redis-cli -p "${PORT[$side]}" ZRANK "$key" "$(printf 'member:%012d' $((Z_RANK_MEMBERS - 1)))") &&
+    { [ "$got" = $((Z_RANK_MEMBERS - 1)) ] || { echo "${NAME[$side]}: ZRANK of the last member of $key is '$got'" >&2; false; }; }
 }
 
 # z_pop_one (10b) runs ZPOPMIN -P 16 for as many requests as myzset has members (what that
@@ -1123,11 +1138,11 @@ measure_zsets_memory() {
 measure_zsets_speed() {
   local r side spec id cmd test
   z_rank
-  say "10b. sorted sets: speed at -P 16, bigzset of $(commas "$Z_RANK_MEMBERS") members loaded"
+  say "10b. sorted sets: speed at -P 16, bigzset and bigzsetr of $(commas "$Z_RANK_MEMBERS") members loaded"
   note_cmd "redis-benchmark -p \$PORT -c 50 -d $VALUE -r $TP_KEYS -n $Z_N -P 16 -t zadd --csv"
   note_cmd "redis-benchmark -p \$PORT -c 50 -d $VALUE -r $TP_KEYS -n \$(ZCARD myzset) -P 16 -t zpopmin --csv   # 10b: ZCARD myzset is 0 after"
   for spec in "${Z_RANK[@]}"; do
-    IFS='|' read -r id cmd <<<"$spec"
+    IFS='|' read -r id cmd _ <<<"$spec"
     note_cmd "redis-benchmark -p \$PORT -c 50 -n $Z_RANK_N -P 16$([[ $cmd != *__rand_int__* ]] || echo " -r $Z_RANK_MEMBERS") --csv $cmd"
   done
   for side in "${SIDES[@]}"; do z_load "$side"; done
@@ -1142,7 +1157,7 @@ measure_zsets_speed() {
       attempt "ZPOPMIN -P 16, ${NAME[$side]}, round $r" z_pop_one "$side" "$r"
     done
     for spec in "${Z_RANK[@]}"; do
-      IFS='|' read -r id cmd <<<"$spec"
+      IFS='|' read -r id cmd _ <<<"$spec"
       for side in "${SIDES[@]}"; do
         [ -n "${PID[$side]:-}" ] || continue
         # hs_custom_one's -r is HS_KEYS: here the members of bigzset.
@@ -1456,9 +1471,9 @@ define_rows() {
   done
   z_rank
   for spec in "${Z_RANK[@]}"; do
-    IFS='|' read -r id label <<<"$spec"
-    row "z_${id}_ops" int "$label -P 16, $(commas "$Z_RANK_MEMBERS") members: ops/s"
-    row "z_${id}_cpu" int "$label -P 16, $(commas "$Z_RANK_MEMBERS") members: ops per server CPU-second (target ≥ 2.0× Redis)"
+    IFS='|' read -r id label built <<<"$spec"
+    row "z_${id}_ops" int "$label -P 16, $(commas "$Z_RANK_MEMBERS") members $built: ops/s"
+    row "z_${id}_cpu" int "$label -P 16, $(commas "$Z_RANK_MEMBERS") members $built: ops per server CPU-second (target ≥ 2.0× Redis)"
   done
   z_geo
   for spec in "${Z_GEO[@]}"; do

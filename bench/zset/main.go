@@ -4,7 +4,9 @@
 //	zset -cmd zadd -key bigzset -prefix member: -width 10 -n 1000000 | redis-cli --pipe
 //
 // It writes -n commands, one per number i from -start, where name(i) is -prefix followed by i
-// zero-padded to -width digits (-width 0 is no padding). -cmd chooses the command:
+// zero-padded to -width digits (-width 0 is no padding); with -shuffle the numbers come in a
+// fixed pseudo-random order (the same on every run), as a set built by ZADDs over time is,
+// rather than ascending. -cmd chooses the command:
 //
 //	zadd    ZADD -key i name(i): one member per command, all in one sorted set, score i
 //	zaddn   ZADD name(i) 0 m0 1 m1 … M-1 m<M-1>, M = -members: a sorted set per command
@@ -30,6 +32,7 @@ func main() {
 	cmd := flag.String("cmd", "zadd", "zadd, zaddn or geoadd")
 	key := flag.String("key", "", "the one key of zadd and geoadd")
 	members := flag.Int("members", 10, "members per sorted set of zaddn")
+	shuffle := flag.Bool("shuffle", false, "write the numbers in a fixed pseudo-random order")
 	flag.Parse()
 	if last := len(strconv.Itoa(*start + *n - 1)); *width > 0 && last > *width {
 		fmt.Fprintf(os.Stderr, "zset: numbers need %d digits, -width is %d\n", last, *width)
@@ -41,7 +44,8 @@ func main() {
 		os.Exit(2)
 	}
 	w := bufio.NewWriterSize(os.Stdout, 1<<20)
-	if write(w, gen, *start, *n) != nil || w.Flush() != nil {
+	order := numbers(*start, *n, *shuffle)
+	if write(w, gen, order) != nil || w.Flush() != nil {
 		os.Exit(1) // the reader went away
 	}
 }
@@ -97,10 +101,26 @@ func splitmix64(x uint64) uint64 {
 	return x ^ x>>31
 }
 
-// write writes commands start … start+n-1 to w.
-func write(w io.Writer, gen func(b []byte, i int) []byte, start, n int) error {
+// numbers is start … start+n-1, ascending or (shuffle) in an order drawn by Fisher-Yates from
+// splitmix64, the same on every run and machine.
+func numbers(start, n int, shuffle bool) []int {
+	order := make([]int, n)
+	for k := range order {
+		order[k] = start + k
+	}
+	if shuffle {
+		for k := n - 1; k > 0; k-- {
+			j := int(splitmix64(uint64(k)) % uint64(k+1))
+			order[k], order[j] = order[j], order[k]
+		}
+	}
+	return order
+}
+
+// write writes the commands of the given numbers to w, in that order.
+func write(w io.Writer, gen func(b []byte, i int) []byte, order []int) error {
 	var b []byte
-	for i := start; i < start+n; i++ {
+	for _, i := range order {
 		b = gen(b[:0], i)
 		if _, err := w.Write(b); err != nil {
 			return err

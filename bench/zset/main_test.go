@@ -22,7 +22,7 @@ func TestCommands(t *testing.T) {
 			t.Fatal(err)
 		}
 		var buf bytes.Buffer
-		if err := write(&buf, gen, c.start, c.n); err != nil || buf.String() != c.want {
+		if err := write(&buf, gen, numbers(c.start, c.n, false)); err != nil || buf.String() != c.want {
 			t.Errorf("%s: %q, want %q (%v)", c.cmd, buf.String(), c.want, err)
 		}
 	}
@@ -42,7 +42,7 @@ func TestGeoadd(t *testing.T) {
 		t.Fatal(err)
 	}
 	var a, b bytes.Buffer
-	if write(&a, gen, 0, 2) != nil || write(&b, gen, 0, 2) != nil || a.String() != b.String() {
+	if write(&a, gen, numbers(0, 2, false)) != nil || write(&b, gen, numbers(0, 2, false)) != nil || a.String() != b.String() {
 		t.Fatalf("two runs differ: %q, %q", a.String(), b.String())
 	}
 	if !strings.HasPrefix(a.String(), "*5\r\n$6\r\nGEOADD\r\n$1\r\ng\r\n$9\r\n") || !strings.Contains(a.String(), "$6\r\np:0001\r\n") {
@@ -61,5 +61,24 @@ func TestGeoadd(t *testing.T) {
 	}
 	if _, err := generator("geoadd", "", "p:", 4, 0); err == nil {
 		t.Error("geoadd without a key")
+	}
+}
+
+// -shuffle writes every number once, not in order, and the same order on every run.
+func TestShuffle(t *testing.T) {
+	a, b := numbers(5, 1000, true), numbers(5, 1000, true)
+	seen := map[int]bool{}
+	ascending := 0
+	for k, i := range a {
+		if i < 5 || i >= 1005 || seen[i] || b[k] != i {
+			t.Fatalf("position %d: %d (run 2: %d), seen before: %v", k, i, b[k], seen[i])
+		}
+		seen[i] = true
+		if k > 0 && i > a[k-1] {
+			ascending++
+		}
+	}
+	if ascending < 400 || ascending > 600 {
+		t.Errorf("%d of 999 neighbours ascending: not shuffled", ascending)
 	}
 }
