@@ -3,6 +3,8 @@ package server
 import (
 	"os"
 	"strings"
+	"sync"
+	"time"
 
 	"go.uber.org/zap"
 
@@ -218,9 +220,9 @@ func (h aclHost) KillUsers(ctx *command.Ctx, gone func(name string) bool) {
 // killRevokedSubscribers closes the clients of user u holding a subscription u no longer
 // allows (ACLKillPubsubClientsIfNeeded, after a change that narrowed u's channels: the
 // caller asks acl.User.ChannelsNarrowedFrom). A client's subscriptions belong to whoever
-// serves it: they are read under its mu, taken with TryLock as the cron does; a client busy
-// running a batch meanwhile is closed if subscribed at all (it may hold a revoked one). The
-// client running the command (self) is closed after its reply.
+// serves it: they are read under its mu, waited for up to revokeLockWait (lockWithin); a
+// client whose mu stays held that long (a long batch) is closed if subscribed at all (it may
+// hold a revoked one). The client running the command (self) is closed after its reply.
 func (s *Server) killRevokedSubscribers(self *client, u *acl.User) {
 	for _, o := range s.clientsSnapshot() {
 		subs := o.subs.Load()
@@ -234,7 +236,7 @@ func (s *Server) killRevokedSubscribers(self *client, u *acl.User) {
 		switch {
 		case o == self:
 			revoked = subsRevoked(subs, u)
-		case o.mu.TryLock():
+		case lockWithin(&o.mu, revokeLockWait):
 			revoked = subsRevoked(subs, u)
 			o.mu.Unlock()
 		}
@@ -250,6 +252,29 @@ func (s *Server) killRevokedSubscribers(self *client, u *acl.User) {
 			o.shutdownSocket()
 		}
 	}
+}
+
+// revokeLockWait bounds how long an ACL change waits for a subscribed client's lock. Its
+// holders keep it for the rest of a batch: a client that has just received its SUBSCRIBE reply
+// may still be held while its server thread finishes the batch, and on a loaded machine
+// that thread may be descheduled there for milliseconds. Closing such a client at once
+// closed clients whose channels were all still allowed (TestACLPubsubRevocation under CI's
+// load). The bound keeps an ACL change from waiting on a long-running command.
+const revokeLockWait = 100 * time.Millisecond
+
+// lockWithin takes mu if it comes free within d, polling, and reports whether it did.
+func lockWithin(mu *sync.Mutex, d time.Duration) bool {
+	if mu.TryLock() {
+		return true
+	}
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		time.Sleep(20 * time.Microsecond)
+		if mu.TryLock() {
+			return true
+		}
+	}
+	return false
 }
 
 // subsRevoked reports whether u refuses one of the subscriptions (patterns literally).

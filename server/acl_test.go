@@ -323,6 +323,52 @@ func TestACLPubsubRevocation(t *testing.T) {
 	}
 }
 
+// TestACLPubsubRevocationWaitsForBusyClient: a subscriber whose lock is held when the
+// change comes (its server thread finishing the batch that answered SUBSCRIBE, descheduled on
+// a loaded machine) is checked once the lock comes free, not closed for being busy: its
+// channel is still allowed, so it stays connected.
+func TestACLPubsubRevocationWaitsForBusyClient(t *testing.T) {
+	s, rdb := startInProcess(t)
+	ctx := t.Context()
+	rdb.Do(ctx, "ACL", "SETUSER", "sub", "on", ">pw", "&news", "&other", "+@all")
+	c, err := net.Dial("tcp", s.Addrs()[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	r := bufio.NewReader(c)
+	fmt.Fprintf(c, "AUTH sub pw\r\nSUBSCRIBE other\r\n")
+	for _, want := range []string{"+OK", "*3", "$9", "subscribe", "$5", "other", ":1"} {
+		if line, err := r.ReadString('\n'); err != nil || !strings.HasPrefix(line, want) {
+			t.Fatalf("subscribing: %q %v, want %q", line, err, want)
+		}
+	}
+	var sub *client
+	for _, o := range s.clientsSnapshot() {
+		if subs := o.subs.Load(); subs != nil && subs.nsub.Load() == 1 {
+			sub = o
+		}
+	}
+	if sub == nil {
+		t.Fatal("the subscriber is not among the server's clients")
+	}
+	sub.mu.Lock() // as its own batch would hold it
+	go func() {
+		time.Sleep(20 * time.Millisecond)
+		sub.mu.Unlock()
+	}()
+	if err := rdb.Do(ctx, "ACL", "SETUSER", "sub", "resetchannels", "&other").Err(); err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(c, "PING\r\n")
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	for _, want := range []string{"*2", "$4", "pong", "$0", ""} {
+		if line, err := r.ReadString('\n'); err != nil || !strings.HasPrefix(line, want) {
+			t.Fatalf("the subscriber to an allowed channel: %q %v", line, err)
+		}
+	}
+}
+
 // TestACLClientKillUser: CLIENT KILL USER closes the user's clients only; an unknown user is
 // an error.
 func TestACLClientKillUser(t *testing.T) {
