@@ -69,3 +69,28 @@ func FuzzDistance(f *testing.F) {
 		}
 	})
 }
+
+// FuzzWithinPrepared: a circle search's prepared path (the centre computed once and the
+// longitude test) decides every point as Within on the same circle unprepared, at the same
+// distance bit for bit.
+func FuzzWithinPrepared(f *testing.F) {
+	f.Add(15.0, 40.0, 5.0, 15.05, 40.01)
+	f.Add(179.9, 84.9, 300.0, -179.9, 85.0)
+	f.Add(-10.0, -60.0, 0.0, -10.0, -60.0)
+	f.Add(0.0, 0.0, 9000.0, 80.0, 1.0)
+	f.Fuzz(func(t *testing.T, long, lat, radiusKm, plong, plat float64) {
+		if !(long >= LongMin && long <= LongMax && lat >= LatMin && lat <= LatMax) ||
+			!(plong >= LongMin && plong <= LongMax && plat >= LatMin && plat <= LatMax) ||
+			!(radiusKm >= 0 && radiusKm <= 40000) {
+			return // GEOSEARCH refuses these before any search
+		}
+		s := Shape{Type: Circle, Long: long, Lat: lat, Radius: radiusKm, Conversion: Kilometers}
+		plain := s
+		AreasByShape(&s)
+		d, in := s.Within(plong, plat)
+		wd, win := plain.Within(plong, plat)
+		if in != win || (in && math.Float64bits(d) != math.Float64bits(wd)) {
+			t.Fatalf("prepared %v %v, unprepared %v %v", d, in, wd, win)
+		}
+	})
+}
