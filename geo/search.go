@@ -67,8 +67,9 @@ type circleFilter struct {
 // round, within 180°) gives that bound above sin²(d/2) is outside, and needs neither sine nor
 // arcsine: maxDLong is where the bound crosses, with margins (1e-6 on a, 1e-9 on the angle)
 // that dwarf any rounding, so that every point Redis's computed distance puts inside is still
-// measured. Near a pole or for a radius of a quarter of the Earth or more there is no such
-// longitude, and maxDLong is +Inf.
+// measured. Near a pole (the band reaches it) or for a radius of a quarter of the Earth's
+// circumference or more (d/2 ≥ π/4: such a circle spans most longitudes anyway) there is no
+// such longitude, and maxDLong is +Inf.
 func newCircleFilter(long, lat, limit float64) circleFilter {
 	f := circleFilter{long: long, lat: lat, limit: limit, set: true, centre: newOrigin(long, lat), maxDLong: math.Inf(1)}
 	half := limit / EarthRadius / 2
