@@ -41,7 +41,8 @@ func (w *Writer) Bulk(b []byte) {
 	if cap(w.buf)-len(w.buf) < len(b)+bulkOverhead {
 		w.grow(len(b) + bulkOverhead)
 	}
-	w.buf = redcon.AppendBulk(w.buf, b)
+	w.buf = append(appendBulkHeader(w.buf, len(b)), b...)
+	w.buf = append(w.buf, '\r', '\n')
 }
 
 // BulkString is Bulk for a string.
@@ -49,7 +50,25 @@ func (w *Writer) BulkString(s string) {
 	if cap(w.buf)-len(w.buf) < len(s)+bulkOverhead {
 		w.grow(len(s) + bulkOverhead)
 	}
-	w.buf = redcon.AppendBulkString(w.buf, s)
+	w.buf = append(appendBulkHeader(w.buf, len(s)), s...)
+	w.buf = append(w.buf, '\r', '\n')
+}
+
+// appendBulkHeader appends a bulk string's header, $n CRLF. A length below 1000 (most
+// values, members and fields) is written digit by digit: strconv.AppendInt, through
+// redcon.AppendBulk, was an eighth of the CPU of a 10-member ZRANGE.
+func appendBulkHeader(b []byte, n int) []byte {
+	switch {
+	case n < 10:
+		return append(b, '$', byte('0'+n), '\r', '\n')
+	case n < 100:
+		return append(b, '$', byte('0'+n/10), byte('0'+n%10), '\r', '\n')
+	case n < 1000:
+		return append(b, '$', byte('0'+n/100), byte('0'+n/10%10), byte('0'+n%10), '\r', '\n')
+	}
+	b = append(b, '$')
+	b = strconv.AppendInt(b, int64(n), 10)
+	return append(b, '\r', '\n')
 }
 
 // BulkInt writes n in decimal as a bulk string ($2 CRLF 42), as Redis's addReplyBulkLongLong.

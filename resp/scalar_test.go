@@ -1,9 +1,12 @@
 package resp
 
 import (
+	"bytes"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/tidwall/redcon"
 )
 
 func TestScalars(t *testing.T) {
@@ -65,5 +68,24 @@ func TestBulkLarge(t *testing.T) {
 	w.Bulk([]byte(s))
 	if want := len("$100000\r\n") + len(s) + 2; w.Len() != want {
 		t.Fatalf("Len after a 100,000-byte bulk: %d, want %d", w.Len(), want)
+	}
+}
+
+// TestBulkHeaderMatchesRedcon: the digit-by-digit header gives redcon's bytes at every length
+// up to 5,000 and at the powers of ten past it, for Bulk and BulkString.
+func TestBulkHeaderMatchesRedcon(t *testing.T) {
+	payload := bytes.Repeat([]byte{'x'}, 100_001)
+	lengths := []int{9_999, 10_000, 99_999, 100_000, 100_001}
+	for n := 0; n <= 5_000; n++ {
+		lengths = append(lengths, n)
+	}
+	for _, n := range lengths {
+		want := redcon.AppendBulk(nil, payload[:n])
+		var w Writer
+		w.Bulk(payload[:n])
+		w.BulkString(string(payload[:n]))
+		if got := w.Bytes(); !bytes.Equal(got, append(append([]byte(nil), want...), want...)) {
+			t.Fatalf("length %d: %q…, want %q…", n, got[:min(len(got), 12)], want[:min(len(want), 12)])
+		}
 	}
 }
